@@ -1,0 +1,166 @@
+#pragma once
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/beast/ssl/ssl_stream.hpp>
+
+#include <openssl/ssl.h>
+
+#include <optional>
+
+namespace gateway::net {
+
+struct http_client::connection {
+    explicit connection(boost::asio::any_io_executor const& ex) : plain(ex) {}
+    boost::beast::tcp_stream plain;
+    std::unique_ptr<boost::beast::ssl_stream<boost::beast::tcp_stream&>> tls;
+    boost::beast::flat_buffer buffer;
+    std::chrono::steady_clock::time_point idle_since;
+};
+
+inline std::shared_ptr<boost::asio::ssl::context> make_client_tls_context() {
+    auto ctx = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
+    ctx->set_default_verify_paths();
+    ctx->set_verify_mode(boost::asio::ssl::verify_peer);
+    return ctx;
+}
+
+inline http_client::http_client(boost::asio::any_io_executor ex,
+                                std::shared_ptr<boost::asio::ssl::context> tls,
+                                std::size_t max_idle_per_origin)
+    : ex_(std::move(ex))
+    , tls_(std::move(tls))
+    , max_idle_(max_idle_per_origin) {}
+
+inline http_client::~http_client() = default;
+
+inline void http_client::clear_pool() {
+    std::lock_guard lock(m_);
+    idle_.clear();
+}
+
+inline std::unique_ptr<http_client::connection> http_client::take(std::string const& origin) {
+    std::lock_guard lock(m_);
+    auto it = idle_.find(origin);
+    auto const now = std::chrono::steady_clock::now();
+    while (it != idle_.end() && !it->second.empty()) {
+        auto c = std::move(it->second.back());
+        it->second.pop_back();
+        // Servers close idle keep-alive connections; don't bet a request on an old one.
+        if (now - c->idle_since < std::chrono::seconds(20) && c->plain.socket().is_open())
+            return c;
+    }
+    return nullptr;
+}
+
+inline void http_client::give_back(std::string const& origin, std::unique_ptr<connection> c) {
+    c->idle_since = std::chrono::steady_clock::now();
+    std::lock_guard lock(m_);
+    auto& v = idle_[origin];
+    if (v.size() < max_idle_)
+        v.push_back(std::move(c));
+}
+
+inline boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
+http_client::async_request(url const& base, http_request req, fetch_options opt) {
+    auto const deadline = std::chrono::steady_clock::now() + opt.timeout;
+    req.target(base.target(req.target()));
+    req.set(http::field::host, base.host);
+    if (req.find(http::field::user_agent) == req.end())
+        req.set(http::field::user_agent, "gateway");
+    req.keep_alive(true);
+    req.prepare_payload();
+    bool reused = false;
+    auto r = co_await attempt(base, req, opt, deadline, true, reused);
+    if (!r && reused && opt.idempotent && r.error().what != fetch_error::kind::timeout &&
+        std::chrono::steady_clock::now() < deadline) {
+        // The pooled connection was stale; a fresh one is safe for an idempotent request.
+        r = co_await attempt(base, req, opt, deadline, false, reused);
+    }
+    co_return r;
+}
+
+inline boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
+http_client::attempt(url const& base, http_request& req, fetch_options const& opt,
+                     std::chrono::steady_clock::time_point deadline, bool allow_reuse,
+                     bool& reused) {
+    namespace asio = boost::asio;
+    namespace beast = boost::beast;
+    constexpr auto tok = asio::as_tuple(asio::use_awaitable);
+    auto const origin = base.origin();
+    auto remaining = [&] {
+        auto const left = deadline - std::chrono::steady_clock::now();
+        return left > std::chrono::steady_clock::duration::zero()
+                   ? left
+                   : std::chrono::steady_clock::duration::zero();
+    };
+    auto fail = [&](fetch_error::kind k, std::string step, boost::system::error_code const& ec,
+                    bool delivered) {
+        fetch_error e;
+        e.what = ec == beast::error::timeout ? fetch_error::kind::timeout : k;
+        e.message = step + " " + base.str() + (e.what == fetch_error::kind::timeout
+                                                   ? ": no answer in time"
+                                                   : ": " + ec.message());
+        e.maybe_delivered = delivered;
+        return e;
+    };
+
+    std::unique_ptr<connection> c = allow_reuse ? take(origin) : nullptr;
+    reused = c != nullptr;
+    if (!c) {
+        c = std::make_unique<connection>(ex_);
+        asio::ip::tcp::resolver resolver(ex_);
+        auto [rec, results] = co_await resolver.async_resolve(base.host, base.port, tok);
+        if (rec)
+            co_return fail(fetch_error::kind::connect, "resolve", rec, false);
+        c->plain.expires_after(remaining());
+        auto [cec, ep] = co_await c->plain.async_connect(results, tok);
+        if (cec)
+            co_return fail(fetch_error::kind::connect, "connect to", cec, false);
+        c->plain.socket().set_option(asio::ip::tcp::no_delay(true));
+        if (base.tls()) {
+            if (!tls_)
+                tls_ = make_client_tls_context();
+            c->tls = std::make_unique<beast::ssl_stream<beast::tcp_stream&>>(c->plain, *tls_);
+            if (!SSL_set_tlsext_host_name(c->tls->native_handle(), base.host.c_str()))
+                co_return fail(fetch_error::kind::connect, "TLS SNI for", {}, false);
+            c->tls->set_verify_callback(asio::ssl::host_name_verification(base.host));
+            c->plain.expires_after(remaining());
+            auto [hec] = co_await c->tls->async_handshake(asio::ssl::stream_base::client, tok);
+            if (hec)
+                co_return fail(fetch_error::kind::connect, "TLS handshake with", hec, false);
+        }
+    }
+
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(opt.body_limit);
+    if (req.method() == http::verb::head)
+        parser.skip(true);
+    c->plain.expires_after(remaining());
+    boost::system::error_code wec, ec;
+    if (c->tls) {
+        std::tie(wec, std::ignore) = co_await http::async_write(*c->tls, req, tok);
+        if (!wec)
+            std::tie(ec, std::ignore) = co_await http::async_read(*c->tls, c->buffer, parser, tok);
+    } else {
+        std::tie(wec, std::ignore) = co_await http::async_write(c->plain, req, tok);
+        if (!wec)
+            std::tie(ec, std::ignore) = co_await http::async_read(c->plain, c->buffer, parser, tok);
+    }
+    if (wec)
+        co_return fail(fetch_error::kind::io, "send to", wec, !reused);
+    if (ec)
+        co_return fail(fetch_error::kind::io, "read from", ec, true);
+    http_response res = parser.release();
+    if (res.keep_alive())
+        give_back(origin, std::move(c));
+    co_return res;
+}
+
+} // namespace gateway::net

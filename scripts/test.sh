@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds, and runs every test (unit, contract, e2e) through CTest.
+# Usage: scripts/test.sh [--sanitize]   (ASan + UBSan build in build-asan/)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_dir=build
+[[ ${1:-} == --sanitize ]] && build_dir=build-asan
+bash scripts/build.sh "$@"
+export GATEWAY_LOG_LEVEL=${GATEWAY_LOG_LEVEL:-warn}
+ctest --test-dir "$build_dir" --output-on-failure -j "${GATEWAY_JOBS:-2}"
