@@ -65,7 +65,8 @@ public:
     friend std::strong_ordering operator<=>(decimal const& a, decimal const& b) noexcept;
 
 private:
-    explicit decimal(std::string canonical) : text_(std::move(canonical)) {}
+    explicit decimal(std::string canonical)
+        : text_(std::move(canonical)) {}
     /// Builds the canonical text from sign, integer digits and fraction digits.
     static decimal normalise(bool negative, std::string_view int_digits,
                              std::string_view frac_digits);

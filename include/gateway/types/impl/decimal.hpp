@@ -103,10 +103,9 @@ GATEWAY_DECL std::optional<decimal> decimal::from_json_lenient(boost::json::valu
         return parse_lenient(v.get_string());
     if (v.is_int64())
         return normalise(v.get_int64() < 0,
-                         std::to_string(v.get_int64() < 0 ? -static_cast<std::uint64_t>(
-                                                                v.get_int64())
-                                                          : static_cast<std::uint64_t>(
-                                                                v.get_int64())),
+                         std::to_string(v.get_int64() < 0
+                                            ? -static_cast<std::uint64_t>(v.get_int64())
+                                            : static_cast<std::uint64_t>(v.get_int64())),
                          "");
     if (v.is_uint64())
         return normalise(false, std::to_string(v.get_uint64()), "");
@@ -122,8 +121,8 @@ GATEWAY_DECL std::optional<decimal> decimal::from_json_lenient(boost::json::valu
 
 GATEWAY_DECL decimal decimal::from_scaled(std::int64_t mantissa, unsigned scale) {
     bool const negative = mantissa < 0;
-    std::uint64_t const mag = negative ? -static_cast<std::uint64_t>(mantissa)
-                                       : static_cast<std::uint64_t>(mantissa);
+    std::uint64_t const mag =
+        negative ? -static_cast<std::uint64_t>(mantissa) : static_cast<std::uint64_t>(mantissa);
     std::string digits = std::to_string(mag);
     if (digits.size() <= scale)
         digits.insert(0, scale - digits.size() + 1, '0');

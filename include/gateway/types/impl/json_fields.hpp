@@ -105,8 +105,7 @@ bool json_fields::read(std::string_view key, boost::json::value const& v, T& out
             return true;
         }
     } else if constexpr (std::is_integral_v<T>) {
-        if (v.is_int64() || v.is_uint64() ||
-            (v.is_double() && mode_ == strictness::upstream)) {
+        if (v.is_int64() || v.is_uint64() || (v.is_double() && mode_ == strictness::upstream)) {
             auto r = boost::json::try_value_to<T>(v);
             if (r) {
                 out = *r;
@@ -253,8 +252,9 @@ auto parse_list(boost::json::value const& v, strictness mode, Parse const& parse
         return mode == strictness::inbound
                    ? make_error(errc::invalid_json,
                                 "The " + std::string(what) + " must be a JSON array.")
-                   : make_error(errc::upstream_error, "The upstream answered an unexpected shape for " +
-                                                          std::string(what) + ".");
+                   : make_error(errc::upstream_error,
+                                "The upstream answered an unexpected shape for " +
+                                    std::string(what) + ".");
     std::vector<item> items;
     items.reserve(arr->size());
     for (std::size_t i = 0; i < arr->size(); ++i) {
