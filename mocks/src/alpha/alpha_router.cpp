@@ -1,0 +1,558 @@
+#include "alpha_router.hpp"
+
+#include "../common/format.hpp"
+#include "../common/http_util.hpp"
+#include "../common/ids.hpp"
+#include "../common/json_out.hpp"
+#include "../common/rate_limiter.hpp"
+#include "../common/rng.hpp"
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+namespace gateway::mocks::alpha {
+
+namespace {
+
+namespace json = boost::json;
+
+// ---------------------------------------------------------------------------------------------
+// Seed markets (alpha.md §2, §3.2, §3.3, §3.12)
+
+struct perp_def {
+    std::string_view dex; ///< "" = main dex
+    std::string_view coin;
+    unsigned sz_decimals;
+    unsigned max_leverage;
+    unsigned px_scale; ///< price decimals the mock quotes (5 significant figures at the mark)
+    std::int64_t mark; ///< initial mark, px_scale units
+    std::int64_t lot;  ///< typical level size, sz_decimals units
+    std::uint32_t step_ppm;
+};
+
+constexpr std::array<perp_def, 6> perps{{
+    {"", "BTC", 5, 40, 0, 67000, 50000, 600},     // 67000.0, 0.5 BTC per level
+    {"", "ETH", 4, 25, 1, 35000, 50000, 800},     // 3500.0, 5 ETH
+    {"", "SOL", 2, 20, 2, 15000, 10000, 1000},    // 150.00, 100 SOL
+    {"xyz", "TSLA", 3, 10, 2, 43000, 20000, 700}, // 430.00, 20 TSLA
+    {"xyz", "NVDA", 3, 10, 2, 18000, 50000, 700}, // 180.00, 50 NVDA
+    {"xyz", "GOLD", 4, 20, 1, 33500, 20000, 400}, // 3350.0, 2 GOLD
+}};
+
+struct token_def {
+    std::string_view name;
+    unsigned sz_decimals;
+    unsigned wei_decimals;
+    std::string_view token_id;
+};
+
+constexpr std::array<token_def, 3> tokens{{
+    {"USDC", 8, 8, "0x6d1e7cde53ba9467b783cb7c530ce054"},
+    {"PURR", 0, 5, "0xc1fb593aeffbeb02f85e0308e9956a90"},
+    {"HFUN", 2, 8, "0xbaf265ef389da684513d98d68edf4eae"},
+}};
+
+struct pair_def {
+    std::string_view name; ///< "PURR/USDC" for index 0, else "@<index>" (alpha.md §2)
+    std::string_view alias;
+    unsigned base;
+    unsigned quote;
+    bool canonical;
+    unsigned px_scale;
+    std::int64_t mark;
+    std::int64_t lot;
+    std::uint32_t step_ppm;
+};
+
+constexpr std::array<pair_def, 2> pairs{{
+    {"PURR/USDC", "", 1, 0, true, 5, 18500, 20000, 1500},   // 0.185, 20000 PURR
+    {"@1", "HFUN/USDC", 2, 0, false, 4, 50000, 5000, 1200}, // 5.0, 50 HFUN
+}};
+
+constexpr std::string_view builder_dex = "xyz";
+constexpr std::string_view xyz_deployer = "0x88806a71d74ad0a510b350545c9ae490912f0888";
+constexpr std::size_t book_depth = 20;    // alpha.md §3.9: at most 20 levels per side
+constexpr std::size_t recent_trades = 10; // alpha.md §12.9: count UNCONFIRMED
+constexpr std::uint32_t ip_budget = 1200; // alpha.md §8
+constexpr auto ip_window = std::chrono::seconds(60);
+
+std::string perp_symbol(perp_def const& p) {
+    return p.dex.empty() ? std::string(p.coin) : std::string(p.dex) + ":" + std::string(p.coin);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+constexpr std::string_view deserialize_error =
+    "Failed to deserialize the JSON body into the target type";
+
+net::response text(http::status st, std::string body, unsigned version) {
+    return make_response(st, std::move(body), "text/plain; charset=utf-8", version);
+}
+
+net::response unprocessable(std::string_view why, unsigned version) {
+    return text(http::status::unprocessable_entity,
+                std::string(deserialize_error) + ": " + std::string(why), version);
+}
+
+/// alpha.md §8: weights of the IP budget.
+std::uint32_t info_weight(std::string_view type) {
+    if (type == "l2Book" || type == "allMids" || type == "clearinghouseState" ||
+        type == "orderStatus" || type == "spotClearinghouseState" || type == "exchangeStatus")
+        return 2;
+    if (type == "userRole")
+        return 60;
+    return 20;
+}
+
+/// The batch length of an /exchange action (orders, cancels or modifies).
+std::size_t batch_length(json::object const& action) {
+    for (auto const* key : {"orders", "cancels", "modifies"})
+        if (auto const* v = action.if_contains(key); v && v->is_array())
+            return v->get_array().size();
+    return 0;
+}
+
+std::optional<json::object> parse_body(net::request const& req) {
+    boost::system::error_code ec;
+    auto v = json::parse(req.body(), ec);
+    if (ec || !v.is_object())
+        return std::nullopt;
+    return std::move(v.get_object());
+}
+
+std::optional<std::string_view> string_field(json::object const& o, std::string_view key) {
+    auto const* v = o.if_contains(key);
+    if (!v || !v->is_string())
+        return std::nullopt;
+    return std::string_view(v->get_string());
+}
+
+class router final : public upstream_router {
+public:
+    router(market_state& markets, mock_options const& options)
+        : markets_(markets)
+        , limiter_(ip_budget, ip_window)
+        , seed_(options.seed) {}
+
+    std::string classify(net::request const& req) const override {
+        auto const path = split_target(req.target()).path;
+        if (req.method() == http::verb::post && (path == "/info" || path == "/exchange")) {
+            auto const body = parse_body(req);
+            if (path == "/info") {
+                if (body)
+                    if (auto t = string_field(*body, "type"))
+                        return std::string(*t);
+                return "invalid";
+            }
+            if (body)
+                if (auto const* a = body->if_contains("action"); a && a->is_object())
+                    if (auto t = string_field(a->get_object(), "type"))
+                        return "exchange:" + std::string(*t);
+            return "exchange:invalid";
+        }
+        return std::string(req.method_string()) + " " + path;
+    }
+
+    net::response handle(net::request const& req, caller const& who) override {
+        auto const path = split_target(req.target()).path;
+        unsigned const v = req.version();
+        if (path != "/info" && path != "/exchange")
+            return text(http::status::not_found, "Not Found", v);
+        if (req.method() != http::verb::post) {
+            auto res = text(http::status::method_not_allowed, "Method Not Allowed", v);
+            res.set(http::field::allow, "POST");
+            return res;
+        }
+        auto const body = parse_body(req);
+        std::uint32_t weight = 20;
+        if (path == "/info" && body)
+            if (auto t = string_field(*body, "type"))
+                weight = info_weight(*t);
+        if (path == "/exchange" && body)
+            if (auto const* a = body->if_contains("action"); a && a->is_object())
+                weight = 1 + static_cast<std::uint32_t>(batch_length(a->get_object()) / 40);
+        if (!limiter_.admit(who.address, weight, weight_limiter::clock::now()).admitted)
+            return text(http::status::too_many_requests, "Too Many Requests", v);
+        if (!body)
+            return unprocessable("expected a JSON object", v);
+        if (path == "/exchange")
+            return exchange(*body, v);
+        return info(*body, v);
+    }
+
+    net::response forced_status(unsigned status, unsigned version) const override {
+        auto const st = static_cast<http::status>(status);
+        auto reason = http::obsolete_reason(st);
+        return text(st, reason.empty() ? "Error" : std::string(reason), version);
+    }
+
+    net::response render_failure(net::failure const& f, unsigned version) const override {
+        return net::render_plain_failure(f, version);
+    }
+
+private:
+    // -----------------------------------------------------------------------------------------
+    // /exchange (accounts and signatures arrive in a later issue)
+
+    net::response exchange(json::object const& body, unsigned v) const {
+        auto const* a = body.if_contains("action");
+        if (!a || !a->is_object() || !string_field(a->get_object(), "type"))
+            return unprocessable("missing field `action`", v);
+        json::object o;
+        o["status"] = "err";
+        o["response"] = "Mock alpha: /exchange actions are not implemented yet.";
+        return json_response(http::status::ok, o, v);
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // /info
+
+    /// Resolves the optional `dex` field: "" (main) or the builder dex; nullopt when invalid.
+    std::optional<std::string_view> dex_of(json::object const& body, std::string& why) const {
+        auto const* d = body.if_contains("dex");
+        if (!d || d->is_null())
+            return std::string_view{};
+        if (!d->is_string()) {
+            why = "invalid type for field `dex`, expected a string";
+            return std::nullopt;
+        }
+        std::string_view const name = d->get_string();
+        if (name.empty() || name == builder_dex)
+            return name.empty() ? std::string_view{} : builder_dex;
+        why = "unknown dex `" + std::string(name) + "`";
+        return std::nullopt;
+    }
+
+    net::response info(json::object const& body, unsigned v) {
+        auto const type = string_field(body, "type");
+        if (!type)
+            return unprocessable("missing field `type`", v);
+        std::string why;
+        if (*type == "allMids") {
+            auto const dex = dex_of(body, why);
+            if (!dex)
+                return unprocessable(why, v);
+            return json_response(http::status::ok, all_mids(*dex), v);
+        }
+        if (*type == "exchangeStatus") {
+            json::object o;
+            o["time"] = now_ms();
+            o["specialStatuses"] = nullptr;
+            return json_response(http::status::ok, o, v);
+        }
+        if (*type == "meta" || *type == "metaAndAssetCtxs") {
+            auto const dex = dex_of(body, why);
+            if (!dex)
+                return unprocessable(why, v);
+            if (*type == "meta")
+                return json_response(http::status::ok, meta(*dex), v);
+            json::array out;
+            out.push_back(meta(*dex));
+            out.push_back(asset_ctxs(*dex));
+            return json_response(http::status::ok, out, v);
+        }
+        if (*type == "spotMeta")
+            return json_response(http::status::ok, spot_meta(), v);
+        if (*type == "perpDexs")
+            return json_response(http::status::ok, perp_dexs(), v);
+        if (*type == "l2Book")
+            return l2_book(body, v);
+        if (*type == "recentTrades") {
+            auto const coin = string_field(body, "coin");
+            if (!coin)
+                return unprocessable("missing field `coin`", v);
+            return json_response(http::status::ok, trades(*coin), v);
+        }
+        return unprocessable("unknown variant `" + std::string(*type) + "`", v);
+    }
+
+    std::size_t index_of(std::string const& symbol) const { return *markets_.find(symbol); }
+
+    /// Mid of the book (falls back to the mark when a side is empty), Hyperliquid style.
+    std::string mid_text(std::size_t i) const {
+        auto const& s = markets_.spec(i);
+        auto const b = markets_.book(i, 1);
+        if (b.bids.empty() || b.asks.empty())
+            return float_style(markets_.mark(i), s.px_scale);
+        return float_style((b.bids.front().px + b.asks.front().px) * 5, s.px_scale + 1);
+    }
+
+    json::object all_mids(std::string_view dex) const {
+        json::object o;
+        for (auto const& p : perps)
+            if (p.dex == dex) {
+                auto const sym = perp_symbol(p);
+                o[sym] = mid_text(index_of(sym));
+            }
+        if (dex.empty())
+            for (auto const& p : pairs)
+                o[p.name] = mid_text(index_of(std::string(p.name)));
+        return o;
+    }
+
+    json::object meta(std::string_view dex) const {
+        json::array universe;
+        json::array tables;
+        std::vector<unsigned> table_ids;
+        for (auto const& p : perps) {
+            if (p.dex != dex)
+                continue;
+            json::object u;
+            u["name"] = perp_symbol(p);
+            u["szDecimals"] = p.sz_decimals;
+            u["maxLeverage"] = p.max_leverage;
+            u["marginTableId"] = p.max_leverage;
+            if (!dex.empty()) {
+                // HIP-3 perps are isolated-only (alpha.md §3.2 example).
+                u["onlyIsolated"] = true;
+                u["marginMode"] = "strictIsolated";
+            } else if (std::find(table_ids.begin(), table_ids.end(), p.max_leverage) ==
+                       table_ids.end()) {
+                table_ids.push_back(p.max_leverage);
+                json::object tier;
+                tier["lowerBound"] = "0.0";
+                tier["maxLeverage"] = p.max_leverage;
+                json::object table;
+                table["description"] = "";
+                table["marginTiers"] = json::array{tier};
+                tables.push_back(json::array{p.max_leverage, table});
+            }
+            universe.push_back(std::move(u));
+        }
+        json::object o;
+        o["universe"] = std::move(universe);
+        o["marginTables"] = std::move(tables);
+        o["collateralToken"] = 0;
+        return o;
+    }
+
+    json::array asset_ctxs(std::string_view dex) const {
+        json::array out;
+        for (std::size_t k = 0; k < perps.size(); ++k) {
+            auto const& p = perps[k];
+            if (p.dex != dex)
+                continue;
+            std::size_t const i = index_of(perp_symbol(p));
+            auto const& s = markets_.spec(i);
+            std::int64_t const mark = markets_.mark(i);
+            auto const b = markets_.book(i, 1);
+            // Slow-moving statistics: fixed per seed and market.
+            splitmix64 r(mix_seed(seed_, 0xc7c, k));
+            std::int64_t const funding = r.between(-500, 1500);    // scale 8
+            std::int64_t const premium = r.between(-30000, 60000); // scale 8
+            std::int64_t const base_vlm = s.lot * r.between(500, 5000);
+            std::int64_t const oi = s.lot * r.between(100, 2000);
+            json::object c;
+            c["funding"] = float_style(funding, 8);
+            c["openInterest"] = float_style(oi, s.sz_scale);
+            c["prevDayPx"] = float_style(s.mark, s.px_scale);
+            c["dayNtlVlm"] = float_style(base_vlm * s.mark, s.sz_scale + s.px_scale);
+            c["premium"] = float_style(premium, 8);
+            c["oraclePx"] = float_style(mark, s.px_scale);
+            c["markPx"] = float_style(mark, s.px_scale);
+            if (b.bids.empty() || b.asks.empty()) {
+                c["midPx"] = nullptr;
+                c["impactPxs"] = nullptr;
+            } else {
+                c["midPx"] = mid_text(i);
+                c["impactPxs"] = json::array{float_style(b.bids.front().px, s.px_scale),
+                                             float_style(b.asks.front().px, s.px_scale)};
+            }
+            c["dayBaseVlm"] = float_style(base_vlm, s.sz_scale);
+            out.push_back(std::move(c));
+        }
+        return out;
+    }
+
+    static json::object spot_meta() {
+        json::array toks;
+        for (std::size_t i = 0; i < tokens.size(); ++i) {
+            json::object t;
+            t["name"] = tokens[i].name;
+            t["szDecimals"] = tokens[i].sz_decimals;
+            t["weiDecimals"] = tokens[i].wei_decimals;
+            t["index"] = i;
+            t["tokenId"] = tokens[i].token_id;
+            t["isCanonical"] = i < 2;
+            t["evmContract"] = nullptr;
+            t["fullName"] = nullptr;
+            toks.push_back(std::move(t));
+        }
+        json::array universe;
+        for (std::size_t i = 0; i < pairs.size(); ++i) {
+            json::object u;
+            u["name"] = pairs[i].name;
+            u["tokens"] = json::array{pairs[i].base, pairs[i].quote};
+            u["index"] = i;
+            u["isCanonical"] = pairs[i].canonical;
+            universe.push_back(std::move(u));
+        }
+        json::object o;
+        o["tokens"] = std::move(toks);
+        o["universe"] = std::move(universe);
+        return o;
+    }
+
+    static json::array perp_dexs() {
+        json::array caps;
+        for (auto const& p : perps)
+            if (p.dex == builder_dex)
+                caps.push_back(json::array{perp_symbol(p), "50000000.0"});
+        json::object d;
+        d["name"] = builder_dex;
+        d["fullName"] = "XYZ";
+        d["deployer"] = xyz_deployer;
+        d["oracleUpdater"] = nullptr;
+        d["feeRecipient"] = nullptr;
+        d["assetToStreamingOiCap"] = std::move(caps);
+        d["assetToFundingMultiplier"] = json::array{};
+        d["subDeployers"] = json::array{};
+        d["deployerFeeScale"] = "1.0";
+        d["lastDeployerFeeScaleChangeTime"] = "1970-01-01T00:00:00";
+        d["assetToFundingInterestRate"] = json::array{};
+        return json::array{nullptr, std::move(d)};
+    }
+
+    /// alpha.md §3.9: `nSigFigs` in {2,3,4,5,null}; `mantissa` in {1,2,5} only with 5.
+    net::response l2_book(json::object const& body, unsigned v) const {
+        auto const coin = string_field(body, "coin");
+        if (!coin)
+            return unprocessable("missing field `coin`", v);
+        std::optional<std::int64_t> sig, mant;
+        if (auto const* n = body.if_contains("nSigFigs"); n && !n->is_null()) {
+            if (!n->is_int64() || n->get_int64() < 2 || n->get_int64() > 5)
+                return unprocessable("invalid value for field `nSigFigs`", v);
+            sig = n->get_int64();
+        }
+        if (auto const* m = body.if_contains("mantissa"); m && !m->is_null()) {
+            if (!m->is_int64() ||
+                (m->get_int64() != 1 && m->get_int64() != 2 && m->get_int64() != 5) || sig != 5)
+                return unprocessable("invalid value for field `mantissa`", v);
+            mant = m->get_int64();
+        }
+        auto const idx = markets_.find(*coin);
+        if (!idx || markets_.spec(*idx).symbol != *coin)
+            return json_response(http::status::ok, nullptr, v); // unknown coin -> null
+        auto const& s = markets_.spec(*idx);
+        // Bucket size in px_scale units: keep nSigFigs significant digits of the mark.
+        std::int64_t bucket = 1;
+        if (sig) {
+            unsigned digits = 0;
+            for (std::int64_t m = markets_.mark(*idx); m > 0; m /= 10)
+                ++digits;
+            if (static_cast<std::int64_t>(digits) > *sig)
+                bucket = pow10(digits - static_cast<unsigned>(*sig));
+            if (mant)
+                bucket *= *mant;
+        }
+        std::size_t const raw_depth = std::min<std::size_t>(
+            2000,
+            book_depth * static_cast<std::size_t>(std::max<std::int64_t>(1, bucket / s.tick)));
+        auto const b = markets_.book(*idx, raw_depth);
+        auto side = [&](std::vector<book_level> const& lv, bool bids) {
+            json::array out;
+            std::optional<book_level> acc;
+            auto flush = [&] {
+                json::object o;
+                o["px"] = float_style(acc->px, s.px_scale);
+                o["sz"] = float_style(acc->sz, s.sz_scale);
+                o["n"] = acc->n;
+                out.push_back(std::move(o));
+            };
+            for (auto const& l : lv) {
+                std::int64_t px = l.px;
+                if (bucket > 1)
+                    px = bids ? px / bucket * bucket : (px + bucket - 1) / bucket * bucket;
+                if (acc && acc->px == px) {
+                    acc->sz += l.sz;
+                    acc->n += l.n;
+                    continue;
+                }
+                if (acc) {
+                    flush();
+                    if (out.size() == book_depth)
+                        return out;
+                }
+                acc = book_level{px, l.sz, l.n};
+            }
+            if (acc && out.size() < book_depth)
+                flush();
+            return out;
+        };
+        json::object o;
+        o["coin"] = s.symbol;
+        o["time"] = now_ms();
+        o["levels"] = json::array{side(b.bids, true), side(b.asks, false)};
+        return json_response(http::status::ok, o, v);
+    }
+
+    /// Only the upstream's own names are coins (aliases such as "HFUN/USDC" are mock-only).
+    json::value trades(std::string_view coin) const {
+        auto const idx = markets_.find(coin);
+        if (!idx || markets_.spec(*idx).symbol != coin)
+            return nullptr;
+        auto const& s = markets_.spec(*idx);
+        json::array out;
+        for (auto const& t : markets_.trades(*idx, recent_trades)) {
+            json::object o;
+            o["coin"] = s.symbol;
+            o["side"] = t.buyer_is_taker ? "B" : "A";
+            o["px"] = float_style(t.px, s.px_scale);
+            o["sz"] = float_style(t.sz, s.sz_scale);
+            o["time"] = t.time_ms;
+            o["hash"] = hash_hex(t.entropy);
+            o["tid"] = t.entropy & ((std::uint64_t{1} << 50) - 1);
+            o["users"] =
+                json::array{address_hex(t.entropy ^ 0xb0b), address_hex(t.entropy ^ 0x5e1)};
+            out.push_back(std::move(o));
+        }
+        return out;
+    }
+
+    market_state& markets_;
+    weight_limiter limiter_;
+    std::uint64_t seed_;
+};
+
+} // namespace
+
+std::vector<market_spec> market_specs() {
+    std::vector<market_spec> out;
+    for (auto const& p : perps) {
+        market_spec s;
+        s.symbol = perp_symbol(p);
+        s.px_scale = p.px_scale;
+        s.sz_scale = p.sz_decimals;
+        s.mark = p.mark;
+        s.lot = p.lot;
+        s.step_ppm = p.step_ppm;
+        s.max_orders = 20;
+        out.push_back(std::move(s));
+    }
+    for (auto const& p : pairs) {
+        market_spec s;
+        s.symbol = std::string(p.name);
+        if (!p.alias.empty())
+            s.aliases.emplace_back(p.alias);
+        s.px_scale = p.px_scale;
+        s.sz_scale = tokens[p.base].sz_decimals; // a pair's szDecimals is its base token's
+        s.mark = p.mark;
+        s.lot = p.lot;
+        s.step_ppm = p.step_ppm;
+        s.max_orders = 8;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options) {
+    return std::make_unique<router>(markets, options);
+}
+
+} // namespace gateway::mocks::alpha

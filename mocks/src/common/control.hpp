@@ -1,0 +1,40 @@
+#pragma once
+/**
+ * @file control.hpp
+ * The mock control API of CONTRACT §10, served by every mock under `/__mock/` and never
+ * subject to faults, rate limits or stats:
+ *
+ * - `POST /__mock/faults` `{"latencyMs":N,"status":N,"drop":true}` (status 400-599; any subset; the
+ * posted object replaces the whole configuration, absent switches are off), `GET` shows it,
+ *   `DELETE` clears it. Each answers the configuration now in force.
+ * - `GET /__mock/stats` `{"requests":N,"byKind":{...}}`, `DELETE` resets it.
+ * - `POST /__mock/mark` `{"symbol":"BTC","price":"65000"}` moves (and pins) a mark; unknown
+ *   symbol 404. `GET /__mock/mark` lists every mark.
+ * - `POST /__mock/tick` `{"steps":N}` advances the random walk N steps at once (tests that
+ *   want market movement without waiting for the timer).
+ *
+ * Errors are `{"error":"<one sentence>"}`: 400 bad body, 404 unknown endpoint or symbol,
+ * 405 wrong method.
+ */
+#include "faults.hpp"
+#include "market_state.hpp"
+#include "stats.hpp"
+
+#include <gateway/net/http_server.hpp>
+
+#include <string_view>
+
+namespace gateway::mocks {
+
+struct control_plane {
+    fault_switch& faults;
+    request_stats& stats;
+    market_state& markets;
+};
+
+/// True for targets under `/__mock/`.
+bool is_control_target(std::string_view target) noexcept;
+
+net::response handle_control(net::request const& req, control_plane cp);
+
+} // namespace gateway::mocks
