@@ -96,10 +96,14 @@ GATEWAY_DECL constexpr errc_row const& row(errc e) noexcept {
 } // namespace detail
 
 /// HTTP status CONTRACT §2 gives `e` (0 for the client-only codes).
-GATEWAY_DECL constexpr unsigned http_status(errc e) noexcept { return detail::row(e).http_status; }
+GATEWAY_DECL constexpr unsigned http_status(errc e) noexcept {
+    return detail::row(e).http_status;
+}
 
 /// Wire code of `e`, e.g. `"VALIDATION_ERROR"`.
-GATEWAY_DECL constexpr std::string_view wire_code(errc e) noexcept { return detail::row(e).wire; }
+GATEWAY_DECL constexpr std::string_view wire_code(errc e) noexcept {
+    return detail::row(e).wire;
+}
 
 /// Inverse of `wire_code`; `errc::unknown` for a code this SDK does not know.
 GATEWAY_DECL constexpr errc errc_from_wire(std::string_view code) noexcept {

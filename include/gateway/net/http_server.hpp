@@ -50,8 +50,8 @@ struct failure {
 };
 
 struct server_options {
-    std::size_t body_limit = 64 * 1024;           ///< CONTRACT §2: 413 over 64 KiB
-    std::size_t header_limit = 16 * 1024;         ///< request line + fields
+    std::size_t body_limit = 64 * 1024;            ///< CONTRACT §2: 413 over 64 KiB
+    std::size_t header_limit = 16 * 1024;          ///< request line + fields
     std::chrono::milliseconds read_timeout{30000}; ///< per request, header and body
     std::chrono::milliseconds idle_timeout{60000}; ///< between keep-alive requests
     std::string server_name = "gateway";
@@ -64,8 +64,8 @@ using handler = std::function<boost::asio::awaitable<std::optional<response>>(
 
 /// Runs after the header is read and before the body is: a response here is sent at once and
 /// the connection is closed (the body is never read). May be empty.
-using inspector =
-    std::function<std::optional<response>(request_header const& header, tcp::endpoint const& remote)>;
+using inspector = std::function<std::optional<response>(request_header const& header,
+                                                        tcp::endpoint const& remote)>;
 
 /// Renders the server's own failures (see `failure_kind`).
 using failure_renderer = std::function<response(failure const& f, unsigned http_version)>;
@@ -106,6 +106,7 @@ private:
     struct connection;
     boost::asio::awaitable<void> accept_loop();
     boost::asio::awaitable<void> serve(std::shared_ptr<connection> c);
+    boost::asio::awaitable<void> linger_close(std::shared_ptr<connection> c, response res);
     void forget(connection* c);
 
     boost::asio::io_context& ioc_;

@@ -18,11 +18,17 @@ struct url {
 
     bool tls() const noexcept { return scheme == "https" || scheme == "wss"; }
     /// `scheme://host:port`, the key connections are pooled by.
-    std::string origin() const { return scheme + "://" + host + ":" + port; }
-    /// The base as text, e.g. `http://127.0.0.1:8080/clob`.
-    std::string str() const {
+    std::string origin() const { return scheme + "://" + host_literal() + ":" + port; }
+    /// The Host header value: host, plus the port when it is not the scheme's default.
+    std::string authority() const {
         bool const default_port = (tls() && port == "443") || (!tls() && port == "80");
-        return scheme + "://" + host + (default_port ? "" : ":" + port) + prefix;
+        return host_literal() + (default_port ? "" : ":" + port);
+    }
+    /// The base as text, e.g. `http://127.0.0.1:8080/clob`.
+    std::string str() const { return scheme + "://" + authority() + prefix; }
+    /// The host as written in a URL (IPv6 literals in brackets).
+    std::string host_literal() const {
+        return host.find(':') == std::string::npos ? host : "[" + host + "]";
     }
     /// The request target for `path` (which starts with '/') under the prefix.
     std::string target(std::string_view path) const { return prefix + std::string(path); }

@@ -17,7 +17,8 @@
 namespace gateway::net {
 
 struct http_client::connection {
-    explicit connection(boost::asio::any_io_executor const& ex) : plain(ex) {}
+    explicit connection(boost::asio::any_io_executor const& ex)
+        : plain(ex) {}
     boost::beast::tcp_stream plain;
     std::unique_ptr<boost::beast::ssl_stream<boost::beast::tcp_stream&>> tls;
     boost::beast::flat_buffer buffer;
@@ -71,7 +72,7 @@ inline boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
 http_client::async_request(url const& base, http_request req, fetch_options opt) {
     auto const deadline = std::chrono::steady_clock::now() + opt.timeout;
     req.target(base.target(req.target()));
-    req.set(http::field::host, base.host);
+    req.set(http::field::host, base.authority());
     if (req.find(http::field::user_agent) == req.end())
         req.set(http::field::user_agent, "gateway");
     req.keep_alive(true);
@@ -104,9 +105,9 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
                     bool delivered) {
         fetch_error e;
         e.what = ec == beast::error::timeout ? fetch_error::kind::timeout : k;
-        e.message = step + " " + base.str() + (e.what == fetch_error::kind::timeout
-                                                   ? ": no answer in time"
-                                                   : ": " + ec.message());
+        e.message =
+            step + " " + base.str() +
+            (e.what == fetch_error::kind::timeout ? ": no answer in time" : ": " + ec.message());
         e.maybe_delivered = delivered;
         return e;
     };

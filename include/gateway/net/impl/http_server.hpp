@@ -125,8 +125,8 @@ inline void http_server::forget(connection* c) {
 inline boost::asio::awaitable<void> http_server::accept_loop() {
     auto self = shared_from_this();
     for (;;) {
-        auto [ec, socket] = co_await acceptor_.async_accept(boost::asio::make_strand(ioc_),
-                                                            detail::use_tuple);
+        auto [ec, socket] =
+            co_await acceptor_.async_accept(boost::asio::make_strand(ioc_), detail::use_tuple);
         if (ec == boost::asio::error::operation_aborted || !acceptor_.is_open())
             co_return;
         if (ec)
@@ -144,33 +144,40 @@ inline boost::asio::awaitable<void> http_server::accept_loop() {
     }
 }
 
+inline boost::asio::awaitable<void> http_server::linger_close(std::shared_ptr<connection> c,
+                                                              response res) {
+    // The request body may still be arriving: after the answer, half-close and drain it
+    // briefly, so the client reads our answer instead of a reset (a "lingering close").
+    res.keep_alive(false);
+    res.set(http::field::server, options_.server_name);
+    res.prepare_payload();
+    c->stream.expires_after(options_.read_timeout);
+    auto [wec, wn] = co_await http::async_write(c->stream, res, detail::use_tuple);
+    if (wec)
+        co_return;
+    boost::system::error_code ec;
+    c->stream.socket().shutdown(tcp::socket::shutdown_send, ec);
+    std::array<char, 16384> sink{};
+    std::size_t drained = 0;
+    c->stream.expires_after(std::chrono::seconds(2));
+    while (!ec && drained < 4 * options_.body_limit) {
+        auto [rec, n] =
+            co_await c->stream.async_read_some(boost::asio::buffer(sink), detail::use_tuple);
+        ec = rec;
+        drained += n;
+    }
+}
+
 inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connection> c) {
     namespace beast = boost::beast;
     auto self = shared_from_this();
     beast::flat_buffer buffer;
     bool first = true;
-
-    // Sends a response the server produced itself and ends the connection. The body of the
-    // request may still be arriving: half-close and drain it briefly, so the client reads our
-    // answer instead of a reset (a "lingering close").
-    auto answer_and_close = [&](response res) -> boost::asio::awaitable<void> {
-        res.keep_alive(false);
-        res.set(http::field::server, options_.server_name);
-        res.prepare_payload();
-        c->stream.expires_after(options_.read_timeout);
-        co_await http::async_write(c->stream, res, detail::use_tuple);
-        boost::system::error_code ec;
-        c->stream.socket().shutdown(tcp::socket::shutdown_send, ec);
-        std::array<char, 16384> sink{};
-        std::size_t drained = 0;
-        c->stream.expires_after(std::chrono::seconds(1));
-        while (!ec && drained < 4 * options_.body_limit) {
-            auto [rec, n] = co_await c->stream.async_read_some(boost::asio::buffer(sink),
-                                                               detail::use_tuple);
-            ec = rec;
-            drained += n;
-        }
-    };
+    // A response the server produced itself (bad request, too large, refused by the
+    // inspector): sent after the loop, then the connection ends.
+    std::optional<response> early;
+    std::string const too_large =
+        "The request body is over the limit of " + std::to_string(options_.body_limit) + " bytes.";
 
     for (;;) {
         http::request_parser<http::string_body> parser;
@@ -178,46 +185,44 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         parser.body_limit(options_.body_limit);
         c->stream.expires_after(first ? options_.read_timeout : options_.idle_timeout);
         first = false;
-        auto [ec, n] = co_await http::async_read_header(c->stream, buffer, parser, detail::use_tuple);
+        auto [ec, n] =
+            co_await http::async_read_header(c->stream, buffer, parser, detail::use_tuple);
+        if (ec == http::error::body_limit) {
+            // Beast checks Content-Length against the body limit while reading the header.
+            early = render_({failure_kind::payload_too_large, too_large}, parser.get().version());
+            break;
+        }
         if (ec) {
             if (detail::is_parse_error(ec) || ec == http::error::header_limit)
-                co_await answer_and_close(render_(
+                early = render_(
                     {failure_kind::bad_request, "Malformed HTTP request: " + ec.message() + "."},
-                    11));
+                    11);
             break;
         }
         c->busy = true;
         auto const& header = parser.get();
         if (auto len = parser.content_length(); len && *len > options_.body_limit) {
-            co_await answer_and_close(
-                render_({failure_kind::payload_too_large,
-                         "The request body is over the limit of " +
-                             std::to_string(options_.body_limit) + " bytes."},
-                        header.version()));
+            early = render_({failure_kind::payload_too_large, too_large}, header.version());
             break;
         }
         if (inspect_) {
-            if (auto early = inspect_(header.base(), c->remote)) {
+            early = inspect_(header.base(), c->remote);
+            if (early) {
                 early->version(header.version());
-                co_await answer_and_close(std::move(*early));
                 break;
             }
         }
         c->stream.expires_after(options_.read_timeout);
         auto [bec, bn] = co_await http::async_read(c->stream, buffer, parser, detail::use_tuple);
         if (bec == http::error::body_limit) {
-            co_await answer_and_close(
-                render_({failure_kind::payload_too_large,
-                         "The request body is over the limit of " +
-                             std::to_string(options_.body_limit) + " bytes."},
-                        header.version()));
+            early = render_({failure_kind::payload_too_large, too_large}, header.version());
             break;
         }
         if (bec) {
             if (detail::is_parse_error(bec))
-                co_await answer_and_close(render_(
+                early = render_(
                     {failure_kind::bad_request, "Malformed HTTP request: " + bec.message() + "."},
-                    header.version()));
+                    header.version());
             break;
         }
         request req = parser.release();
@@ -242,6 +247,8 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         if (wec || !keep)
             break;
     }
+    if (early)
+        co_await linger_close(c, std::move(*early));
     boost::system::error_code ignored;
     c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
     c->stream.close();

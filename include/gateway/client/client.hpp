@@ -1,0 +1,96 @@
+#pragma once
+/**
+ * @file client.hpp
+ * `gateway::client`: the synchronous SDK client, one typed method per endpoint.
+ *
+ * @code
+ *   auto c = gateway::client::create({.base_url = "http://127.0.0.1:8080"}).value();
+ *   auto health = c.health();            // result<aggregate_health>
+ *   if (!health) std::cerr << health.error().message;
+ * @endcode
+ *
+ * @par Thread safety
+ * A client is a cheap copyable handle to one connection state; copies share it. Calls are
+ * serialised on that state, so a client may be used from several threads; for parallel calls
+ * create one client per thread.
+ *
+ * @par Error handling
+ * Every method returns `result<T>`. A contract error keeps the server's status, code, message
+ * and `details` (and `retry_after` for 429/503); no answer at all (refused, timeout, not the
+ * contract's shape) is `errc::transport_error`. `.value()` throws `api_exception` instead.
+ *
+ * @par Idempotency
+ * Reads may be retried by the caller freely. The client itself retries only a GET whose pooled
+ * keep-alive connection turned out stale, and never a write.
+ */
+#include <gateway/net/http_client.hpp>
+#include <gateway/result.hpp>
+#include <gateway/types/health.hpp>
+#include <gateway/types/provider.hpp>
+#include <gateway/validate/validate.hpp>
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gateway {
+
+struct client_options {
+    /// The gateway's address, e.g. `http://127.0.0.1:8080` or `https://gw.example.com`.
+    std::string base_url = "http://127.0.0.1:8080";
+    /// Sent as `X-API-Key` on every non-public call.
+    std::optional<std::string> api_key;
+    /// Deadline of one call (connect + send + receive).
+    std::chrono::milliseconds timeout{10000};
+    /// TLS settings for https; default verifies against the system trust store.
+    std::shared_ptr<boost::asio::ssl::context> tls;
+};
+
+// `query_params` comes from validate.hpp (one definition for client and server).
+
+class client {
+public:
+    /// Builds a client. @par Errors VALIDATION_ERROR naming `base_url` if it is not a URL.
+    static result<client> create(client_options options);
+
+    // ---- spec 4.1: public endpoints ------------------------------------------------------
+    /// `GET /v1/providers`.
+    result<provider_list> providers() const;
+    /// `GET /v1/providers/{provider}`. @par Errors PROVIDER_NOT_FOUND.
+    result<provider_detail> provider(std::string_view id) const;
+    /// `GET /v1/health`.
+    result<aggregate_health> health() const;
+    /// `GET /v1/health/{provider}`. @par Errors PROVIDER_NOT_FOUND.
+    result<provider_health> health(std::string_view provider) const;
+
+    // ---- escape hatch --------------------------------------------------------------------
+    /**
+     * Any call: `path` is already encoded (use `encode_segment` for parameters). Returns the
+     * 2xx body as JSON, or the contract error.
+     */
+    result<boost::json::value> call(boost::beast::http::verb method, std::string path,
+                                    query_params const& query = {},
+                                    boost::json::value const* body = nullptr) const;
+
+    /// Percent-encodes one path segment (`xyz:TSLA` stays readable, `/` is escaped).
+    static std::string encode_segment(std::string_view segment);
+
+private:
+    struct state;
+    explicit client(std::shared_ptr<state> s)
+        : s_(std::move(s)) {}
+    template <class T, class Parse>
+    result<T> get_as(std::string path, query_params const& query, Parse parse) const;
+
+    std::shared_ptr<state> s_;
+};
+
+} // namespace gateway
+
+#include <gateway/client/impl/client.hpp>

@@ -1,0 +1,158 @@
+#pragma once
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/beast/http/field.hpp>
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+
+namespace gateway {
+
+struct client::state {
+    explicit state(client_options o, net::url u)
+        : options(std::move(o))
+        , base(std::move(u))
+        , http(ioc.get_executor(), options.tls) {}
+    client_options options;
+    net::url base;
+    boost::asio::io_context ioc;
+    net::http_client http;
+    std::mutex m; // one call at a time drives `ioc`
+};
+
+GATEWAY_DECL result<client> client::create(client_options options) {
+    auto u = net::url::parse(options.base_url);
+    if (!u || (u->scheme != "http" && u->scheme != "https"))
+        return field_error("base_url", "'base_url' must be an http:// or https:// URL.");
+    return client(std::make_shared<state>(std::move(options), std::move(*u)));
+}
+
+GATEWAY_DECL std::string client::encode_segment(std::string_view segment) {
+    static constexpr char hex[] = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : segment) {
+        bool const unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                                (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
+                                c == '~' || c == ':' || c == '@';
+        if (unreserved) {
+            out.push_back(static_cast<char>(c));
+        } else {
+            out.push_back('%');
+            out.push_back(hex[c >> 4]);
+            out.push_back(hex[c & 0xf]);
+        }
+    }
+    return out;
+}
+
+namespace detail {
+GATEWAY_DECL std::string encode_query(query_params const& q) {
+    std::string out;
+    for (auto const& [k, v] : q) {
+        out += out.empty() ? "?" : "&";
+        out += client::encode_segment(k) + "=" + client::encode_segment(v);
+    }
+    return out;
+}
+} // namespace detail
+
+GATEWAY_DECL result<boost::json::value> client::call(boost::beast::http::verb method,
+                                                     std::string path, query_params const& query,
+                                                     boost::json::value const* body) const {
+    namespace http = boost::beast::http;
+    net::http_request req{method, path + detail::encode_query(query), 11};
+    req.set(http::field::accept, "application/json");
+    req.set(http::field::user_agent, "gateway-sdk-cpp/0.1");
+    if (s_->options.api_key)
+        req.set("X-API-Key", *s_->options.api_key);
+    if (body) {
+        req.set(http::field::content_type, "application/json");
+        req.body() = boost::json::serialize(*body);
+    }
+    net::fetch_options opt;
+    opt.timeout = s_->options.timeout;
+    opt.idempotent = method == http::verb::get;
+
+    boost::system::result<net::http_response, net::fetch_error> answer = net::fetch_error{};
+    {
+        std::lock_guard lock(s_->m);
+        s_->ioc.restart();
+        std::exception_ptr failure;
+        boost::asio::co_spawn(
+            s_->ioc,
+            [&]() -> boost::asio::awaitable<void> {
+                answer = co_await s_->http.async_request(s_->base, std::move(req), opt);
+            },
+            [&](std::exception_ptr e) { failure = e; });
+        s_->ioc.run();
+        if (failure)
+            std::rethrow_exception(failure); // std::bad_alloc and the like: not a call result
+    }
+    if (!answer) {
+        api_error e = make_error(errc::transport_error, answer.error().message);
+        e.status = 0;
+        return e;
+    }
+    unsigned const status = answer->result_int();
+    boost::system::error_code ec;
+    boost::json::value parsed = boost::json::parse(answer->body(), ec);
+    if (status >= 200 && status < 300) {
+        if (ec) {
+            api_error e =
+                make_error(errc::transport_error, "The server answered " + std::to_string(status) +
+                                                      " with a body that is not JSON.");
+            e.status = status;
+            return e;
+        }
+        return parsed;
+    }
+    api_error e = error_from_json(ec ? boost::json::value{} : parsed, status);
+    if (auto it = answer->find(http::field::retry_after); it != answer->end())
+        e.retry_after =
+            static_cast<unsigned>(std::strtoul(std::string(it->value()).c_str(), nullptr, 10));
+    return e;
+}
+
+template <class T, class Parse>
+result<T> client::get_as(std::string path, query_params const& query, Parse parse) const {
+    auto body = call(boost::beast::http::verb::get, std::move(path), query);
+    if (!body)
+        return body.error();
+    auto typed = parse(*body, strictness::upstream);
+    if (!typed) {
+        api_error e = typed.error();
+        e.code = errc::transport_error;
+        e.wire_code_text = "TRANSPORT_ERROR";
+        e.message = "The server's answer does not match the contract: " + e.message;
+        return e;
+    }
+    return std::move(*typed);
+}
+
+GATEWAY_DECL result<provider_list> client::providers() const {
+    return get_as<provider_list>(
+        "/v1/providers", {}, [](auto const& v, strictness m) { return parse_provider_list(v, m); });
+}
+
+GATEWAY_DECL result<provider_detail> client::provider(std::string_view id) const {
+    return get_as<provider_detail>(
+        "/v1/providers/" + encode_segment(id), {},
+        [](auto const& v, strictness m) { return parse_provider_detail(v, m); });
+}
+
+GATEWAY_DECL result<aggregate_health> client::health() const {
+    return get_as<aggregate_health>(
+        "/v1/health", {}, [](auto const& v, strictness m) { return parse_aggregate_health(v, m); });
+}
+
+GATEWAY_DECL result<provider_health> client::health(std::string_view provider) const {
+    return get_as<provider_health>(
+        "/v1/health/" + encode_segment(provider), {},
+        [](auto const& v, strictness m) { return parse_provider_health(v, m); });
+}
+
+} // namespace gateway

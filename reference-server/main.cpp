@@ -1,0 +1,112 @@
+// gatewayd: the reference gateway server.
+//
+//   gatewayd [serve] [--listen HOST:PORT] [--data-dir DIR] [--config FILE] [options]
+//
+// With no upstream configured it embeds the mock upstreams (see embedded.hpp). Exceptions are
+// caught here, at the process edge, and turned into a message and exit code 1.
+#include "app.hpp"
+#include "config.hpp"
+#include "embedded.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <string>
+
+namespace {
+
+void print_help() {
+    std::cout << "Usage: gatewayd [serve] [options]\n\n"
+                 "Runs the gateway. With no upstream address configured, the alpha, beta and\n"
+                 "gamma mock upstreams are started in-process on loopback.\n\n"
+                 "Options (each also settable by environment variable or config file key):\n"
+                 "  --config FILE                 JSON config file\n"
+              << gateway::server::describe_settings()
+              << "  --help                        this text\n";
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    try {
+        std::map<std::string, std::string> flags;
+        std::string command = "serve";
+        for (int i = 1; i < argc; ++i) {
+            std::string arg = argv[i];
+            if (arg == "--help" || arg == "-h") {
+                print_help();
+                return 0;
+            }
+            if (i == 1 && arg.rfind("--", 0) != 0) {
+                command = arg;
+                continue;
+            }
+            if (arg.rfind("--", 0) != 0) {
+                std::cerr << "gatewayd: unexpected argument '" << arg << "' (see --help)\n";
+                return 2;
+            }
+            arg = arg.substr(2);
+            if (auto eq = arg.find('='); eq != std::string::npos) {
+                flags[arg.substr(0, eq)] = arg.substr(eq + 1);
+            } else if (i + 1 < argc) {
+                flags[arg] = argv[++i];
+            } else {
+                std::cerr << "gatewayd: option --" << arg << " needs a value\n";
+                return 2;
+            }
+        }
+        if (command != "serve") {
+            std::cerr << "gatewayd: unknown command '" << command << "' (see --help)\n";
+            return 2;
+        }
+        std::optional<std::string> config_file;
+        if (auto it = flags.find("config"); it != flags.end())
+            config_file = it->second;
+        else if (auto env = gateway::server::process_environment()("GATEWAY_CONFIG"))
+            config_file = *env;
+        auto cfg = gateway::server::load_config(config_file, gateway::server::process_environment(),
+                                                flags);
+        if (!cfg) {
+            std::cerr << "gatewayd: " << cfg.error() << "\n";
+            return 2;
+        }
+        std::unique_ptr<gateway::server::embedded_upstreams> embedded;
+        if (cfg->no_upstream_configured()) {
+            embedded = gateway::server::embedded_upstreams::start(*cfg);
+            std::cerr << "gatewayd: no upstream configured; using the embedded mock upstreams\n";
+        } else if (auto missing = cfg->incomplete_providers(); !missing.empty()) {
+            std::cerr << "gatewayd: upstream addresses missing for:";
+            for (auto const& m : missing)
+                std::cerr << " " << m;
+            std::cerr << " (configure every provider, or none for the embedded mocks)\n";
+            return 2;
+        }
+        std::filesystem::create_directories(cfg->data_dir);
+
+        gateway::server::gateway_app app(*cfg);
+        auto const ep = app.start();
+        std::cout << "gatewayd listening on http://" << ep.address().to_string() << ":" << ep.port()
+                  << std::endl;
+
+        boost::asio::io_context signals_ioc;
+        boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);
+        signals.async_wait([&](boost::system::error_code const&, int sig) {
+            std::cerr << "gatewayd: signal " << sig << ", finishing in-flight requests\n";
+            app.stop();
+        });
+        signals_ioc.run();
+        app.wait();
+        std::cerr << "gatewayd: server stopped\n";
+        if (embedded)
+            embedded->stop();
+        std::cerr << "gatewayd: stopped\n";
+        return 0;
+    } catch (std::exception const& e) {
+        std::cerr << "gatewayd: " << e.what() << "\n";
+        return 1;
+    }
+}

@@ -1,0 +1,234 @@
+#include "config.hpp"
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace gateway::server {
+
+namespace {
+
+using setter = std::function<std::optional<std::string>(server_config&, std::string const&)>;
+
+struct setting {
+    std::string flag; // --flag
+    std::string env;  // GATEWAY_*
+    std::string json; // dotted path in the config file
+    std::string help;
+    setter apply; // nullopt on success, else what is wrong with the value
+};
+
+std::optional<std::string> set_ms(std::chrono::milliseconds& out, std::string const& v) {
+    char* end = nullptr;
+    long long const n = std::strtoll(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || n < 0 || n > 86'400'000)
+        return "must be a whole number of milliseconds";
+    out = std::chrono::milliseconds(n);
+    return std::nullopt;
+}
+
+std::vector<setting> const& settings() {
+    static std::vector<setting> const table = [] {
+        std::vector<setting> t{
+            {"listen", "GATEWAY_LISTEN", "listen", "HOST:PORT to listen on (port 0: any free)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 if (v.rfind(':') == std::string::npos)
+                     return "must be HOST:PORT";
+                 c.listen = v;
+                 return std::nullopt;
+             }},
+            {"data-dir", "GATEWAY_DATA_DIR", "dataDir", "directory for the server's data",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 c.data_dir = v;
+                 return std::nullopt;
+             }},
+            {"threads", "GATEWAY_THREADS", "threads", "I/O threads",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 int const n = std::atoi(v.c_str());
+                 if (n < 1 || n > 256)
+                     return "must be 1..256";
+                 c.threads = static_cast<unsigned>(n);
+                 return std::nullopt;
+             }},
+            {"upstream-timeout-ms", "GATEWAY_UPSTREAM_TIMEOUT_MS", "timeouts.upstreamMs",
+             "deadline of one upstream call",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.upstream_timeout, v);
+             }},
+            {"probe-timeout-ms", "GATEWAY_PROBE_TIMEOUT_MS", "timeouts.probeMs",
+             "deadline of one health probe (a health request never waits longer)",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.probe_timeout, v);
+             }},
+            {"read-timeout-ms", "GATEWAY_READ_TIMEOUT_MS", "timeouts.readMs",
+             "deadline for reading one client request",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.read_timeout, v);
+             }},
+            {"probe-interval-ms", "GATEWAY_PROBE_INTERVAL_MS", "health.probeIntervalMs",
+             "background probe interval per provider",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.probe_interval, v);
+             }},
+            {"degraded-threshold-ms", "GATEWAY_DEGRADED_THRESHOLD_MS", "health.degradedThresholdMs",
+             "probe latency above which a provider is degraded",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.degraded_threshold, v);
+             }},
+        };
+        struct url_field {
+            char const* flag;
+            char const* env;
+            char const* json;
+            std::string upstream_endpoints::*member;
+        };
+        static constexpr url_field fields[] = {
+            {"base-url", "BASE_URL", "baseUrl", &upstream_endpoints::base_url},
+            {"ws-url", "WS_URL", "wsUrl", &upstream_endpoints::ws_url},
+            {"testnet-base-url", "TESTNET_BASE_URL", "testnetBaseUrl",
+             &upstream_endpoints::testnet_base_url},
+            {"testnet-ws-url", "TESTNET_WS_URL", "testnetWsUrl",
+             &upstream_endpoints::testnet_ws_url},
+            {"clob-base-url", "CLOB_BASE_URL", "clobBaseUrl", &upstream_endpoints::clob_base_url},
+        };
+        for (std::string const provider : {"alpha", "beta", "gamma"}) {
+            std::string upper = provider;
+            for (auto& ch : upper)
+                ch = static_cast<char>(ch - 'a' + 'A');
+            for (auto const& f : fields) {
+                bool const is_clob = std::string_view(f.flag) == "clob-base-url";
+                bool const is_testnet = std::string_view(f.flag).rfind("testnet", 0) == 0;
+                if ((is_clob && provider != "gamma") || (is_testnet && provider == "gamma"))
+                    continue;
+                auto const member = f.member;
+                t.push_back({provider + "-" + f.flag, "GATEWAY_" + upper + "_" + f.env,
+                             "providers." + provider + "." + f.json,
+                             std::string("upstream address of ") + provider,
+                             [provider, member](server_config& c, std::string const& v)
+                                 -> std::optional<std::string> {
+                                 if (!v.empty() && v.find("://") == std::string::npos)
+                                     return "must be an absolute URL";
+                                 c.providers[provider].*member = v;
+                                 return std::nullopt;
+                             }});
+            }
+        }
+        return t;
+    }();
+    return table;
+}
+
+boost::json::value const* find_path(boost::json::value const& root, std::string const& dotted) {
+    boost::json::value const* cur = &root;
+    std::stringstream ss(dotted);
+    std::string part;
+    while (std::getline(ss, part, '.')) {
+        auto const* obj = cur->if_object();
+        if (!obj)
+            return nullptr;
+        cur = obj->if_contains(part);
+        if (!cur)
+            return nullptr;
+    }
+    return cur;
+}
+
+config_result fail(std::string message) {
+    return config_result(boost::system::in_place_error, std::move(message));
+}
+
+} // namespace
+
+bool server_config::no_upstream_configured() const {
+    for (auto const& [name, e] : providers)
+        if (!e.base_url.empty() || !e.clob_base_url.empty() || !e.testnet_base_url.empty())
+            return false;
+    return true;
+}
+
+std::vector<std::string> server_config::incomplete_providers() const {
+    std::vector<std::string> out;
+    for (auto const& [name, e] : providers) {
+        bool const missing = e.base_url.empty() || (name == "gamma" && e.clob_base_url.empty()) ||
+                             (name != "gamma" && e.testnet_base_url.empty());
+        if (missing)
+            out.push_back(name);
+    }
+    return out;
+}
+
+env_lookup process_environment() {
+    return [](std::string_view name) -> std::optional<std::string> {
+        if (char const* v = std::getenv(std::string(name).c_str()))
+            return std::string(v);
+        return std::nullopt;
+    };
+}
+
+config_result load_config(std::optional<std::string> const& config_file, env_lookup const& env,
+                          std::map<std::string, std::string> const& flags) {
+    server_config cfg;
+    boost::json::value file_json;
+    if (config_file) {
+        std::ifstream in(*config_file);
+        if (!in)
+            return fail("cannot read config file " + *config_file);
+        std::stringstream text;
+        text << in.rdbuf();
+        boost::system::error_code ec;
+        file_json = boost::json::parse(text.str(), ec);
+        if (ec || !file_json.is_object())
+            return fail("config file " + *config_file + " is not a JSON object");
+    }
+    for (auto const& flag : flags) {
+        bool known = flag.first == "config";
+        for (auto const& s : settings())
+            known = known || s.flag == flag.first;
+        if (!known)
+            return fail("unknown option --" + flag.first + " (see --help)");
+    }
+    for (auto const& s : settings()) {
+        auto apply = [&](std::string const& value,
+                         std::string const& source) -> std::optional<std::string> {
+            if (auto err = s.apply(cfg, value))
+                return source + ": " + *err;
+            return std::nullopt;
+        };
+        if (config_file) {
+            if (auto const* v = find_path(file_json, s.json)) {
+                std::string text;
+                if (v->is_string())
+                    text = std::string(v->get_string());
+                else if (v->is_int64() || v->is_uint64())
+                    text = boost::json::serialize(*v);
+                else
+                    return fail("config file key " + s.json + " must be a string or an integer");
+                if (auto err = apply(text, "config file key " + s.json))
+                    return fail(*err);
+            }
+        }
+        if (auto v = env(s.env))
+            if (auto err = apply(*v, "environment variable " + s.env))
+                return fail(*err);
+        if (auto it = flags.find(s.flag); it != flags.end())
+            if (auto err = apply(it->second, "option --" + s.flag))
+                return fail(*err);
+    }
+    return cfg;
+}
+
+std::string describe_settings() {
+    std::string out;
+    for (auto const& s : settings()) {
+        out += "  --" + s.flag + std::string(s.flag.size() < 26 ? 26 - s.flag.size() : 1, ' ') +
+               s.help + "\n" + std::string(30, ' ') + "env " + s.env + ", config key " + s.json +
+               "\n";
+    }
+    return out;
+}
+
+} // namespace gateway::server

@@ -1,0 +1,62 @@
+#pragma once
+// gatewayd configuration: parsed once at start into an immutable object (STYLE: Envoy's
+// FilterConfig). Sources in rising precedence: built-in defaults, the JSON config file, the
+// environment (GATEWAY_*), command-line flags (--*). One table names every setting in all three.
+#include <boost/system/result.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gateway::server {
+
+/// Upstream addresses of one provider (empty = not configured).
+struct upstream_endpoints {
+    std::string base_url;
+    std::string ws_url;
+    std::string testnet_base_url;
+    std::string testnet_ws_url;
+    std::string clob_base_url; ///< gamma only: its order-book/trading upstream
+};
+
+struct server_config {
+    std::string listen = "127.0.0.1:8080";
+    std::string data_dir = "./data";
+    unsigned threads = 2;
+    std::size_t body_limit = 64 * 1024;
+    std::chrono::milliseconds read_timeout{30000};
+    std::chrono::milliseconds upstream_timeout{10000};
+    std::chrono::milliseconds probe_timeout{5000};
+    std::chrono::milliseconds probe_interval{10000};
+    std::chrono::milliseconds degraded_threshold{3000};
+    std::map<std::string, upstream_endpoints, std::less<>> providers{
+        {"alpha", {}}, {"beta", {}}, {"gamma", {}}};
+
+    /// True when no provider has any upstream address (then gatewayd embeds the mocks).
+    bool no_upstream_configured() const;
+    /// Providers whose required addresses are missing while others are set.
+    std::vector<std::string> incomplete_providers() const;
+};
+
+/// Reads an environment variable (injected for tests).
+using env_lookup = std::function<std::optional<std::string>(std::string_view name)>;
+env_lookup process_environment();
+
+using config_result = boost::system::result<server_config, std::string>;
+
+/**
+ * Builds the configuration: defaults, then `config_file` (if given), then `env`, then `flags`
+ * (flag name without dashes -> value). Errors name the source and the setting.
+ */
+config_result load_config(std::optional<std::string> const& config_file, env_lookup const& env,
+                          std::map<std::string, std::string> const& flags);
+
+/// One line per setting for `--help`: flag, environment variable, config key, default.
+std::string describe_settings();
+
+} // namespace gateway::server

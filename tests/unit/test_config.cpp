@@ -1,0 +1,74 @@
+#include <catch2/catch.hpp>
+
+#include "config.hpp"
+#include "support/catch_result.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+using namespace gateway::server;
+
+namespace {
+env_lookup env_of(std::map<std::string, std::string> vars) {
+    return [vars](std::string_view name) -> std::optional<std::string> {
+        if (auto it = vars.find(std::string(name)); it != vars.end())
+            return it->second;
+        return std::nullopt;
+    };
+}
+
+std::string write_temp(std::string const& text) {
+    char path[] = "/tmp/gateway-config-XXXXXX";
+    int const fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    std::ofstream(path) << text;
+    close(fd);
+    return path;
+}
+} // namespace
+
+TEST_CASE("config defaults match the contract", "[unit][config]") {
+    auto cfg = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(cfg);
+    CHECK(cfg->listen == "127.0.0.1:8080");
+    CHECK(cfg->data_dir == "./data");
+    CHECK(cfg->degraded_threshold == std::chrono::milliseconds(3000));
+    CHECK(cfg->upstream_timeout == std::chrono::milliseconds(10000));
+    CHECK(cfg->body_limit == 64 * 1024);
+    CHECK(cfg->no_upstream_configured());
+}
+
+TEST_CASE("config file, environment and flags apply in rising precedence", "[unit][config]") {
+    auto const file = write_temp(R"({"listen":"127.0.0.1:1000","health":{"degradedThresholdMs":500,
+        "probeIntervalMs":700},"providers":{"alpha":{"baseUrl":"http://127.0.0.1:1"}}})");
+    auto cfg = load_config(
+        file, env_of({{"GATEWAY_LISTEN", "127.0.0.1:2000"}, {"GATEWAY_PROBE_INTERVAL_MS", "900"}}),
+        {{"listen", "127.0.0.1:3000"}});
+    std::remove(file.c_str());
+    REQUIRE(cfg);
+    CHECK(cfg->listen == "127.0.0.1:3000");                           // flag beats env
+    CHECK(cfg->probe_interval == std::chrono::milliseconds(900));     // env beats file
+    CHECK(cfg->degraded_threshold == std::chrono::milliseconds(500)); // file beats default
+    CHECK(cfg->providers.at("alpha").base_url == "http://127.0.0.1:1");
+    CHECK_FALSE(cfg->no_upstream_configured());
+    auto missing = cfg->incomplete_providers();
+    CHECK(missing == std::vector<std::string>{"alpha", "beta", "gamma"});
+}
+
+TEST_CASE("config errors name the source and the setting", "[unit][config]") {
+    auto bad_flag = load_config(std::nullopt, env_of({}), {{"probe-interval-ms", "soon"}});
+    REQUIRE_FALSE(bad_flag);
+    CHECK(bad_flag.error().find("--probe-interval-ms") != std::string::npos);
+
+    auto bad_env = load_config(std::nullopt, env_of({{"GATEWAY_BETA_BASE_URL", "nope"}}), {});
+    REQUIRE_FALSE(bad_env);
+    CHECK(bad_env.error().find("GATEWAY_BETA_BASE_URL") != std::string::npos);
+
+    auto unknown = load_config(std::nullopt, env_of({}), {{"lisen", "x"}});
+    REQUIRE_FALSE(unknown);
+    CHECK(unknown.error().find("--lisen") != std::string::npos);
+
+    auto missing = load_config(std::string("/nonexistent/gw.json"), env_of({}), {});
+    REQUIRE_FALSE(missing);
+}
