@@ -28,6 +28,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gateway::net {
 
@@ -62,10 +64,19 @@ struct server_options {
 using handler = std::function<boost::asio::awaitable<std::optional<response>>(
     request& req, tcp::endpoint const& remote)>;
 
-/// Runs after the header is read and before the body is: a response here is sent at once and
-/// the connection is closed (the body is never read). May be empty.
-using inspector = std::function<std::optional<response>(request_header const& header,
-                                                        tcp::endpoint const& remote)>;
+/// What an inspector decided about a request whose header has been read.
+struct inspection {
+    /// Sent at once, and the connection closed, without reading the body or calling the
+    /// handler (e.g. a failed authentication).
+    std::optional<response> answer;
+    /// Otherwise: headers added to the handler's response where it did not set them (e.g.
+    /// rate-limit headers of the authenticated caller).
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+/// Runs after the header is read and before the body is. May be empty.
+using inspector =
+    std::function<inspection(request_header const& header, tcp::endpoint const& remote)>;
 
 /// Renders the server's own failures (see `failure_kind`).
 using failure_renderer = std::function<response(failure const& f, unsigned http_version)>;

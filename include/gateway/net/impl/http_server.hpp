@@ -205,9 +205,11 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
             early = render_({failure_kind::payload_too_large, too_large}, header.version());
             break;
         }
+        inspection verdict;
         if (inspect_) {
-            early = inspect_(header.base(), c->remote);
-            if (early) {
+            verdict = inspect_(header.base(), c->remote);
+            if (verdict.answer) {
+                early = std::move(verdict.answer);
                 early->version(header.version());
                 break;
             }
@@ -235,6 +237,9 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         }
         if (!res)
             break; // the handler asked to drop the connection unanswered
+        for (auto const& [name, value] : verdict.headers)
+            if (res->find(name) == res->end())
+                res->set(name, value);
         bool const keep = req.keep_alive() && !c->closing;
         res->version(req.version());
         res->keep_alive(keep);
@@ -244,7 +249,9 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         c->stream.expires_after(options_.read_timeout);
         auto [wec, wn] = co_await http::async_write(c->stream, *res, detail::use_tuple);
         c->busy = false;
-        if (wec || !keep)
+        // stop() may have run while the write was in flight: it saw `busy` and left the
+        // closing to us, after keep-alive was already decided.
+        if (wec || !keep || c->closing)
             break;
     }
     if (early)
