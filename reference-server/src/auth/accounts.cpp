@@ -1,0 +1,545 @@
+// account_service over `store` (spec 5.1, CONTRACT §9). Secrets stay out of the store and the
+// log: keys and session tokens are kept as SHA-256, passwords as scrypt strings, and nothing
+// here logs a value a caller passed in.
+#include "auth/accounts.hpp"
+#include "auth/crypto.hpp"
+#include "auth/sqlite_store.hpp"
+#include "auth/store.hpp"
+#include "log.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <condition_variable>
+#include <deque>
+#include <limits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+namespace gateway::server::auth {
+
+namespace {
+
+constexpr std::size_t max_email_length = 254;
+constexpr std::size_t max_local_length = 64;
+constexpr std::size_t min_password_chars = 10;
+constexpr std::size_t max_password_bytes = 1024;
+constexpr std::size_t max_key_name_chars = 64;
+constexpr std::size_t token_bytes = 32;
+/// base64url of 32 bytes, unpadded.
+constexpr std::size_t token_length = 43;
+/// A key may live at most this long (keeps `now + expires_in` far from overflow).
+constexpr std::int64_t max_expires_in_s = 100LL * 365 * 24 * 3600;
+/// Failure logs are swept of stale entries at most this often, and whenever they grow past
+/// `max_tracked` entries, so memory follows recent attackers, not all-time ones.
+constexpr std::int64_t sweep_interval_ms = 60'000;
+constexpr std::size_t max_tracked = 100'000;
+
+std::int64_t system_now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+std::string_view trim(std::string_view s) {
+    auto const ws = [](char c) {
+        return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+    };
+    while (!s.empty() && ws(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && ws(s.back()))
+        s.remove_suffix(1);
+    return s;
+}
+
+std::string ascii_lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out)
+        if (c >= 'A' && c <= 'Z')
+            c = static_cast<char>(c - 'A' + 'a');
+    return out;
+}
+
+/// The canonical form of an email address (trimmed, ASCII-lowercased), or nullopt if it is
+/// not a plausible address. Deliberately simple: one `@`, a local part of printable ASCII
+/// without specials, a dotted domain of letters, digits and hyphens.
+std::optional<std::string> normalise_email(std::string_view raw) {
+    std::string const e = ascii_lower(trim(raw));
+    if (e.empty() || e.size() > max_email_length)
+        return std::nullopt;
+    auto const at = e.find('@');
+    if (at == std::string::npos || at == 0 || at > max_local_length ||
+        e.find('@', at + 1) != std::string::npos)
+        return std::nullopt;
+    std::string_view const local = std::string_view(e).substr(0, at);
+    std::string_view const domain = std::string_view(e).substr(at + 1);
+    for (char c : local) {
+        auto const u = static_cast<unsigned char>(c);
+        if (u <= 0x20 || u >= 0x7f ||
+            std::string_view("\"(),:;<>[\\]").find(c) != std::string_view::npos)
+            return std::nullopt;
+    }
+    if (local.front() == '.' || local.back() == '.' || local.find("..") != std::string::npos)
+        return std::nullopt;
+    if (domain.size() < 3 || domain.find('.') == std::string::npos ||
+        domain.find("..") != std::string::npos)
+        return std::nullopt;
+    if (domain.front() == '.' || domain.back() == '.' || domain.front() == '-' ||
+        domain.back() == '-')
+        return std::nullopt;
+    for (char c : domain)
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.'))
+            return std::nullopt;
+    return e;
+}
+
+/// Characters (UTF-8 code points) in `s`.
+std::size_t utf8_length(std::string_view s) {
+    return static_cast<std::size_t>(std::count_if(
+        s.begin(), s.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xc0) != 0x80; }));
+}
+
+bool has_control_chars(std::string_view s) {
+    return std::any_of(s.begin(), s.end(), [](char c) {
+        auto const u = static_cast<unsigned char>(c);
+        return u < 0x20 || u == 0x7f;
+    });
+}
+
+std::string as_string(crypto::sha256_digest const& d) {
+    return std::string(reinterpret_cast<char const*>(d.data()), d.size());
+}
+
+std::span<std::uint8_t const> as_bytes(std::string_view s) {
+    return {reinterpret_cast<std::uint8_t const*>(s.data()), s.size()};
+}
+
+bool is_token(std::string_view t) {
+    return t.size() == token_length && std::all_of(t.begin(), t.end(), [](char c) {
+               return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+                      c == '-' || c == '_';
+           });
+}
+
+std::string new_token() {
+    return crypto::base64_encode(crypto::random_bytes(token_bytes), true);
+}
+
+key_info to_info(key_record const& k) {
+    key_info i;
+    i.id = k.id;
+    i.account_id = k.account_id;
+    i.name = k.name;
+    i.env = k.env;
+    i.masked = std::string(crypto::key_prefix(k.env)) + "\u2026" + k.last4;
+    i.created_ms = k.created_ms;
+    i.last_used_ms = k.last_used_ms;
+    i.expires_ms = k.expires_ms;
+    i.revoked_ms = k.revoked_ms;
+    i.rate_per_second = k.rate_per_second;
+    return i;
+}
+
+api_error internal_error(std::exception const& e, std::string_view what) {
+    // Store and OpenSSL messages never contain the caller's secrets (values are bound, not
+    // spliced into SQL), so the cause can be logged; the client sees nothing of it.
+    log::error("msg=\"" + std::string(what) + " failed\" error=\"" + e.what() + "\"");
+    return make_error(errc::internal_error, "Internal error; please try again.");
+}
+
+/// Sliding-window failure counts per key (an account's email or a client address).
+class failure_log {
+public:
+    /// Milliseconds until `key` may try again, or 0 if it may now.
+    std::int64_t wait_ms(std::string const& key, unsigned max, std::int64_t window_ms,
+                         std::int64_t now) {
+        auto it = entries_.find(key);
+        if (it == entries_.end())
+            return 0;
+        auto& times = it->second;
+        prune(times, window_ms, now);
+        if (max == 0 || times.size() < max)
+            return 0;
+        // Allowed again once the oldest failure among the newest `max` leaves the window.
+        return std::max<std::int64_t>(1, times[times.size() - max] + window_ms - now);
+    }
+
+    void add(std::string const& key, std::int64_t now) { entries_[key].push_back(now); }
+
+    /// Takes back one failure recorded at `at` (a reservation that turned out a success).
+    void remove_one(std::string const& key, std::int64_t at) {
+        auto it = entries_.find(key);
+        if (it == entries_.end())
+            return;
+        auto pos = std::find(it->second.rbegin(), it->second.rend(), at);
+        if (pos != it->second.rend())
+            it->second.erase(std::next(pos).base());
+        if (it->second.empty())
+            entries_.erase(it);
+    }
+
+    void clear(std::string const& key) { entries_.erase(key); }
+
+    void sweep(std::int64_t window_ms, std::int64_t now) {
+        for (auto it = entries_.begin(); it != entries_.end();) {
+            prune(it->second, window_ms, now);
+            it = it->second.empty() ? entries_.erase(it) : std::next(it);
+        }
+    }
+
+    std::size_t size() const noexcept { return entries_.size(); }
+
+private:
+    static void prune(std::deque<std::int64_t>& times, std::int64_t window_ms, std::int64_t now) {
+        while (!times.empty() && times.front() <= now - window_ms)
+            times.pop_front();
+    }
+
+    std::unordered_map<std::string, std::deque<std::int64_t>> entries_;
+};
+
+class service final : public account_service {
+public:
+    service(std::unique_ptr<store> s, account_options o)
+        : store_(std::move(s))
+        , opts_(std::move(o))
+        , params_{opts_.scrypt_n, opts_.scrypt_r, opts_.scrypt_p} {
+        if (!store_)
+            throw std::runtime_error("account service needs a store");
+        if (!crypto::valid_scrypt_params(params_))
+            throw std::runtime_error("scrypt cost out of range: N must be a power of two in "
+                                     "[2, 2^20], r in [1, 32], p in [1, 16]");
+        if (opts_.last_used_flush.count() > 0)
+            flusher_ = std::thread([this] { flush_loop(); });
+    }
+
+    ~service() override {
+        {
+            std::lock_guard lock(flush_m_);
+            stopping_ = true;
+        }
+        flush_cv_.notify_all();
+        if (flusher_.joinable())
+            flusher_.join();
+        flush_last_used();
+    }
+
+    service(service const&) = delete;
+    service& operator=(service const&) = delete;
+
+    // ---- accounts ------------------------------------------------------------------------
+
+    result<account> sign_up(std::string_view email, std::string_view password) override {
+        auto const e = normalise_email(email);
+        if (!e)
+            return field_error("email", "Enter a valid email address, like name@example.com.");
+        if (utf8_length(password) < min_password_chars)
+            return field_error("password", "Choose a password of at least 10 characters.");
+        if (password.size() > max_password_bytes)
+            return field_error("password", "Choose a password of at most 1024 bytes.");
+        try {
+            std::string const hash = crypto::hash_password(password, params_);
+            auto const rec = store_->insert_account(*e, hash, now());
+            if (!rec)
+                return field_error("email", "An account with this email already exists.");
+            return account{rec->id, rec->email, rec->created_ms};
+        } catch (std::exception const& ex) {
+            return internal_error(ex, "sign-up");
+        }
+    }
+
+    result<new_session> sign_in(std::string_view email, std::string_view password,
+                                std::string_view client_address) override {
+        std::int64_t const t = now();
+        // Failures count against what was typed (normalised), so unknown emails are capped
+        // exactly like known ones and the answer never tells them apart.
+        std::string const account_key = ascii_lower(trim(email)).substr(0, max_email_length + 1);
+        std::string const address_key(client_address);
+        std::int64_t const window_ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(opts_.lockout_window).count();
+        {
+            std::lock_guard lock(failures_m_);
+            maybe_sweep(window_ms, t);
+            std::int64_t wait = account_failures_.wait_ms(
+                account_key, opts_.max_failures_per_account, window_ms, t);
+            if (!address_key.empty())
+                wait =
+                    std::max(wait, address_failures_.wait_ms(
+                                       address_key, opts_.max_failures_per_address, window_ms, t));
+            if (wait > 0) {
+                auto const seconds = static_cast<unsigned>((wait + 999) / 1000);
+                api_error err = make_error(errc::rate_limited,
+                                           "Too many failed sign-in attempts; try again in " +
+                                               std::to_string(seconds) + " seconds.");
+                err.retry_after = seconds;
+                return err;
+            }
+            // Reserve the failure before the (slow) check, so concurrent attempts cannot all
+            // slip under the cap; a success takes it back.
+            account_failures_.add(account_key, t);
+            if (!address_key.empty())
+                address_failures_.add(address_key, t);
+        }
+        try {
+            auto const e = normalise_email(email);
+            auto const rec = e ? store_->find_account(*e) : std::nullopt;
+            bool ok = false;
+            if (rec) {
+                ok = crypto::verify_password(password, rec->password_hash);
+            } else {
+                // Same work as a real check, so timing does not reveal unknown emails.
+                crypto::verify_password(password, dummy_hash());
+            }
+            if (!ok)
+                return make_error(errc::invalid_credentials, "Invalid email or password.");
+            {
+                std::lock_guard lock(failures_m_);
+                account_failures_.clear(account_key);
+                if (!address_key.empty())
+                    address_failures_.remove_one(address_key, t);
+            }
+            maybe_rehash(*rec, password);
+            store_->delete_expired_sessions(t);
+            std::string token = new_token();
+            session_record s;
+            s.token_hash = as_string(crypto::sha256(token));
+            s.account_id = rec->id;
+            s.csrf_token = new_token();
+            s.created_ms = t;
+            s.expires_ms =
+                t + std::chrono::duration_cast<std::chrono::milliseconds>(opts_.session_lifetime)
+                        .count();
+            store_->insert_session(s);
+            return new_session{std::move(token),
+                               session{rec->id, rec->email, s.csrf_token, s.expires_ms}};
+        } catch (std::exception const& ex) {
+            // Our failure, not the caller's: take the reservation back.
+            std::lock_guard lock(failures_m_);
+            account_failures_.remove_one(account_key, t);
+            if (!address_key.empty())
+                address_failures_.remove_one(address_key, t);
+            return internal_error(ex, "sign-in");
+        }
+    }
+
+    std::optional<session> find_session(std::string_view token) override {
+        if (!is_token(token))
+            return std::nullopt;
+        std::string const hash = as_string(crypto::sha256(token));
+        auto const s = store_->find_session(hash);
+        if (!s || !crypto::constant_time_equal(as_bytes(s->token_hash), as_bytes(hash)))
+            return std::nullopt;
+        if (s->expires_ms <= now()) {
+            store_->delete_session(hash);
+            return std::nullopt;
+        }
+        return session{s->account_id, s->email, s->csrf_token, s->expires_ms};
+    }
+
+    void sign_out(std::string_view token) override {
+        if (is_token(token))
+            store_->delete_session(as_string(crypto::sha256(token)));
+    }
+
+    std::optional<account> find_account(std::string_view email) override {
+        auto const e = normalise_email(email);
+        if (!e)
+            return std::nullopt;
+        auto const rec = store_->find_account(*e);
+        if (!rec)
+            return std::nullopt;
+        return account{rec->id, rec->email, rec->created_ms};
+    }
+
+    // ---- keys ----------------------------------------------------------------------------
+
+    result<created_key> create_key(std::int64_t account_id, new_key_params params) override {
+        std::size_t const name_chars = utf8_length(params.name);
+        if (name_chars == 0 || name_chars > max_key_name_chars || has_control_chars(params.name))
+            return field_error("name", "Give the key a name of 1 to 64 characters.");
+        if (params.expires_in &&
+            (params.expires_in->count() <= 0 || params.expires_in->count() > max_expires_in_s))
+            return field_error("expiresIn", "expiresIn must be a positive duration of at most "
+                                            "100 years.");
+        if (params.rate_per_second &&
+            (!std::isfinite(*params.rate_per_second) || *params.rate_per_second <= 0))
+            return field_error("rate", "rate must be a positive number of requests per second.");
+        try {
+            if (!store_->find_account(account_id))
+                return make_error(errc::not_found, "No such account.");
+            std::int64_t const t = now();
+            std::string key = crypto::generate_api_key(params.env);
+            key_record k;
+            k.account_id = account_id;
+            k.key_hash = as_string(crypto::sha256(key));
+            k.last4 = key.substr(key.size() - 4);
+            k.name = std::move(params.name);
+            k.env = params.env;
+            k.created_ms = t;
+            if (params.expires_in)
+                k.expires_ms = t + params.expires_in->count() * 1000;
+            k.rate_per_second = params.rate_per_second;
+            key_record const stored = store_->insert_key(k);
+            return created_key{std::move(key), to_info(stored)};
+        } catch (std::exception const& ex) {
+            return internal_error(ex, "key creation");
+        }
+    }
+
+    std::vector<key_info> list_keys(std::int64_t account_id) override {
+        auto const records = store_->list_keys(account_id);
+        std::vector<key_info> out;
+        out.reserve(records.size());
+        std::lock_guard lock(pending_m_);
+        for (auto const& r : records) {
+            out.push_back(to_info(r));
+            overlay_pending(out.back());
+        }
+        return out;
+    }
+
+    bool revoke_key(std::int64_t account_id, std::int64_t key_id) override {
+        return store_->revoke_key(account_id, key_id, now());
+    }
+
+    key_check check_key(std::optional<std::string_view> header_value) override {
+        using verdict = key_check::verdict;
+        if (!header_value || header_value->empty())
+            return {verdict::missing, std::nullopt};
+        // Wrong prefix, length or alphabet: invalid without touching the database.
+        if (!crypto::parse_api_key(*header_value))
+            return {verdict::invalid, std::nullopt};
+        std::string const hash = as_string(crypto::sha256(*header_value));
+        // The lookup is by digest, so its timing says nothing about the key; the explicit
+        // comparison keeps the check constant-time even if a store matched loosely.
+        auto const rec = store_->find_key(hash);
+        if (!rec || !crypto::constant_time_equal(as_bytes(rec->key_hash), as_bytes(hash)))
+            return {verdict::invalid, std::nullopt};
+        if (rec->revoked_ms)
+            return {verdict::invalid, std::nullopt};
+        std::int64_t const t = now();
+        if (rec->expires_ms && *rec->expires_ms <= t)
+            return {verdict::expired, std::nullopt};
+        key_info info = to_info(*rec);
+        {
+            std::lock_guard lock(pending_m_);
+            auto& used = pending_[rec->id];
+            used = std::max(used, t);
+            overlay_pending(info);
+        }
+        return {verdict::ok, std::move(info)};
+    }
+
+    void flush_last_used() override {
+        std::unordered_map<std::int64_t, std::int64_t> batch;
+        {
+            std::lock_guard lock(pending_m_);
+            batch.swap(pending_);
+        }
+        if (batch.empty())
+            return;
+        std::vector<key_use> uses;
+        uses.reserve(batch.size());
+        for (auto const& [id, ms] : batch)
+            uses.push_back({id, ms});
+        try {
+            store_->record_key_uses(uses);
+        } catch (std::exception const& ex) {
+            // Keep them for the next flush; last-used is advisory, never worth a failure.
+            log::warn(std::string("msg=\"last-used flush failed; will retry\" error=\"") +
+                      ex.what() + "\"");
+            std::lock_guard lock(pending_m_);
+            for (auto const& [id, ms] : batch) {
+                auto& used = pending_[id];
+                used = std::max(used, ms);
+            }
+        }
+    }
+
+private:
+    std::int64_t now() const { return opts_.now_ms ? opts_.now_ms() : system_now_ms(); }
+
+    /// Caller holds `pending_m_`.
+    void overlay_pending(key_info& info) const {
+        if (auto it = pending_.find(info.id); it != pending_.end())
+            info.last_used_ms = std::max(info.last_used_ms.value_or(it->second), it->second);
+    }
+
+    /// Caller holds `failures_m_`.
+    void maybe_sweep(std::int64_t window_ms, std::int64_t t) {
+        if (t - last_sweep_ms_ < sweep_interval_ms &&
+            account_failures_.size() + address_failures_.size() < max_tracked)
+            return;
+        last_sweep_ms_ = t;
+        account_failures_.sweep(window_ms, t);
+        address_failures_.sweep(window_ms, t);
+    }
+
+    /// A hash of nothing anyone knows, at the current cost, for unknown-email sign-ins.
+    std::string const& dummy_hash() {
+        std::call_once(dummy_once_,
+                       [this] { dummy_hash_ = crypto::hash_password(new_token(), params_); });
+        return dummy_hash_;
+    }
+
+    /// Re-hashes a password stored at a lower cost than configured (costs only go up).
+    void maybe_rehash(account_record const& rec, std::string_view password) {
+        auto const stored = crypto::password_hash_params(rec.password_hash);
+        auto const cost = [](crypto::scrypt_params const& p) {
+            return p.n * p.r * p.p;
+        };
+        if (!stored || cost(*stored) >= cost(params_))
+            return;
+        try {
+            store_->update_password_hash(rec.id, crypto::hash_password(password, params_));
+        } catch (std::exception const& ex) {
+            log::warn(std::string("msg=\"password rehash failed\" error=\"") + ex.what() + "\"");
+        }
+    }
+
+    void flush_loop() {
+        std::unique_lock lock(flush_m_);
+        while (!stopping_) {
+            if (flush_cv_.wait_for(lock, opts_.last_used_flush, [this] { return stopping_; }))
+                break;
+            lock.unlock();
+            flush_last_used();
+            lock.lock();
+        }
+    }
+
+    std::unique_ptr<store> store_;
+    account_options opts_;
+    crypto::scrypt_params params_;
+
+    std::mutex failures_m_;
+    failure_log account_failures_;
+    failure_log address_failures_;
+    std::int64_t last_sweep_ms_ = 0;
+
+    std::mutex pending_m_;
+    std::unordered_map<std::int64_t, std::int64_t> pending_; ///< key id -> newest use
+
+    std::once_flag dummy_once_;
+    std::string dummy_hash_;
+
+    std::mutex flush_m_;
+    std::condition_variable flush_cv_;
+    bool stopping_ = false;
+    std::thread flusher_; ///< last member: started last, joined first
+};
+
+} // namespace
+
+std::unique_ptr<account_service> make_account_service(std::unique_ptr<store> s,
+                                                      account_options options) {
+    return std::make_unique<service>(std::move(s), std::move(options));
+}
+
+std::unique_ptr<account_service> open_account_service(std::filesystem::path const& data_dir,
+                                                      account_options options) {
+    return make_account_service(open_sqlite_store(data_dir / "gateway.db"), std::move(options));
+}
+
+} // namespace gateway::server::auth

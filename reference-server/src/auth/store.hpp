@@ -1,0 +1,132 @@
+#pragma once
+// Storage of accounts, sessions and API keys behind one interface (issue: "a PostgreSQL
+// implementation can be added by a later issue without touching callers"). Plain data in and
+// out, no SQL here. The store never sees a secret: keys and session tokens arrive as SHA-256
+// digests, passwords as self-describing scrypt strings (crypto.hpp).
+#include "auth/accounts.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gateway::server::auth {
+
+/// Thrown by a `store` when its database fails (I/O, lock timeout, corruption): an operational
+/// failure, not bad input. `account_service` turns it into INTERNAL_ERROR where it returns a
+/// result and lets it propagate elsewhere (the HTTP session's catch-all answers 500).
+class store_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// An account row. `email` is already normalised (lowercase) by the caller.
+struct account_record {
+    std::int64_t id = 0;
+    std::string email;
+    std::string password_hash; ///< `scrypt$N$r$p$salt$hash`
+    std::int64_t created_ms = 0;
+};
+
+/// A session row; `token_hash` is SHA-256 of the cookie value (32 raw bytes).
+struct session_record {
+    std::string token_hash;
+    std::int64_t account_id = 0;
+    std::string email; ///< filled in by `find_session` (joined from the account)
+    std::string csrf_token;
+    std::int64_t created_ms = 0;
+    std::int64_t expires_ms = 0;
+};
+
+/// An API key row; `key_hash` is SHA-256 of the full key (32 raw bytes). `last4` are the last
+/// four characters of the key, kept for the masked listing (CONTRACT §9: prefix + last 4).
+struct key_record {
+    std::int64_t id = 0;
+    std::int64_t account_id = 0;
+    std::string key_hash;
+    std::string last4;
+    std::string name;
+    key_env env = key_env::live;
+    std::int64_t created_ms = 0;
+    std::optional<std::int64_t> last_used_ms;
+    std::optional<std::int64_t> expires_ms;
+    std::optional<std::int64_t> revoked_ms;
+    std::optional<double> rate_per_second;
+};
+
+/// One buffered use of a key: its id and the newest time it was used.
+struct key_use {
+    std::int64_t key_id = 0;
+    std::int64_t used_ms = 0;
+};
+
+/**
+ * Persistent accounts, sessions and keys.
+ *
+ * @par Thread safety
+ * All members may be called concurrently from any thread. Other processes (the admin command
+ * line) may use the same database at the same time; every write is atomic.
+ * @par Errors
+ * Every member throws `store_error` when the database fails. Absent rows are not errors:
+ * they give nullopt, false or an empty vector.
+ */
+class store {
+public:
+    virtual ~store() = default;
+
+    // ---- accounts ------------------------------------------------------------------------
+    /**
+     * Adds an account.
+     * @return the stored row with its id, or nullopt if `email` is already registered.
+     */
+    virtual std::optional<account_record> insert_account(std::string_view email,
+                                                         std::string_view password_hash,
+                                                         std::int64_t created_ms) = 0;
+    /** The account registered with `email` (exact match on the normalised form). */
+    virtual std::optional<account_record> find_account(std::string_view email) = 0;
+    /** The account with id `id`. */
+    virtual std::optional<account_record> find_account(std::int64_t id) = 0;
+    /** Replaces an account's password hash (rehash at a new cost); false if no such account. */
+    virtual bool update_password_hash(std::int64_t account_id, std::string_view password_hash) = 0;
+
+    // ---- sessions ------------------------------------------------------------------------
+    /** Adds a session (`email` is ignored). */
+    virtual void insert_session(session_record const& s) = 0;
+    /** The session whose token hashes to `token_hash`, expired or not. */
+    virtual std::optional<session_record> find_session(std::string_view token_hash) = 0;
+    /** Removes a session; no-op if absent. */
+    virtual void delete_session(std::string_view token_hash) = 0;
+    /** Removes every session with `expires_ms <= now_ms`; returns how many. */
+    virtual std::size_t delete_expired_sessions(std::int64_t now_ms) = 0;
+
+    // ---- keys ----------------------------------------------------------------------------
+    /** Adds a key (`id` and `last_used_ms` ignored); returns the stored row with its id. */
+    virtual key_record insert_key(key_record const& k) = 0;
+    /** The account's keys, revoked ones included, oldest first. */
+    virtual std::vector<key_record> list_keys(std::int64_t account_id) = 0;
+    /** The key whose full value hashes to `key_hash` (an indexed lookup). */
+    virtual std::optional<key_record> find_key(std::string_view key_hash) = 0;
+    /**
+     * Marks the account's key `key_id` revoked at `now_ms`.
+     * @return false if the account has no such key or it was already revoked.
+     */
+    virtual bool revoke_key(std::int64_t account_id, std::int64_t key_id, std::int64_t now_ms) = 0;
+    /**
+     * Writes a batch of last-used times in one transaction. A stored time is never moved back,
+     * and uses of deleted keys are ignored.
+     */
+    virtual void record_key_uses(std::vector<key_use> const& uses) = 0;
+};
+
+/**
+ * The account service over any `store`: what `open_account_service` builds over SQLite, and
+ * the seam for another backend (or a test double).
+ */
+std::unique_ptr<account_service> make_account_service(std::unique_ptr<store> s,
+                                                      account_options options = {});
+
+} // namespace gateway::server::auth
