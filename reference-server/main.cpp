@@ -1,10 +1,14 @@
 // gatewayd: the reference gateway server.
 //
 //   gatewayd [serve] [--listen HOST:PORT] [--data-dir DIR] [--config FILE] [options]
+//   gatewayd accounts create --email E                       (password on stdin)
+//   gatewayd keys create|list|revoke --email E [...]          (see admin_cli.hpp)
 //
 // With no upstream configured it embeds the mock upstreams (see embedded.hpp). Exceptions are
 // caught here, at the process edge, and turned into a message and exit code 1.
+#include "admin_cli.hpp"
 #include "app.hpp"
+#include "auth/demo.hpp"
 #include "config.hpp"
 #include "embedded.hpp"
 
@@ -20,19 +24,27 @@
 namespace {
 
 void print_help() {
-    std::cout << "Usage: gatewayd [serve] [options]\n\n"
-                 "Runs the gateway. With no upstream address configured, the alpha, beta and\n"
-                 "gamma mock upstreams are started in-process on loopback.\n\n"
-                 "Options (each also settable by environment variable or config file key):\n"
-                 "  --config FILE                 JSON config file\n"
-              << gateway::server::describe_settings()
-              << "  --help                        this text\n";
+    std::cout
+        << "Usage: gatewayd [serve] [options]\n"
+           "       gatewayd accounts create --email E [--data-dir D]   (password on stdin)\n"
+           "       gatewayd keys create --email E --env live|test [--name N]\n"
+           "                            [--expires-in 90s|12h|30d] [--rate R/s] [--data-dir D]\n"
+           "       gatewayd keys list --email E [--data-dir D]\n"
+           "       gatewayd keys revoke --email E --id N [--data-dir D]\n\n"
+           "Runs the gateway. With no upstream address configured, the alpha, beta and\n"
+           "gamma mock upstreams are started in-process on loopback.\n\n"
+           "Options (each also settable by environment variable or config file key):\n"
+           "  --config FILE                 JSON config file\n"
+        << gateway::server::describe_settings() << "  --help                        this text\n";
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
     try {
+        if (argc > 1 && (std::string(argv[1]) == "accounts" || std::string(argv[1]) == "keys"))
+            return gateway::server::run_admin_command(
+                std::vector<std::string>(argv + 1, argv + argc), std::cin, std::cout, std::cerr);
         std::map<std::string, std::string> flags;
         std::string command = "serve";
         for (int i = 1; i < argc; ++i) {

@@ -3,6 +3,7 @@
 #include "health.hpp"
 #include "log.hpp"
 #include "providers.hpp"
+#include "rate_limit.hpp"
 #include "services.hpp"
 
 #include <boost/asio/io_context.hpp>
@@ -38,7 +39,7 @@ std::optional<std::string_view> request_context::query_param(std::string_view na
 namespace {
 
 /// A client's X-Request-Id is echoed when it is short and printable; else we make one.
-std::string request_id_for(net::request const& req) {
+std::string request_id_for(net::request_header const& req) {
     auto const it = req.find("X-Request-Id");
     if (it != req.end()) {
         auto const v = it->value();
@@ -85,6 +86,47 @@ net::response render_failure(net::failure const& f, unsigned version) {
     thread_local std::mt19937_64 rng{std::random_device{}()};
     res.set("X-Request-Id", std::to_string(rng()));
     return res;
+}
+
+/// Who may call a path (spec 4.1, 5.1): the four public endpoints and the account pages need
+/// no API key; every other route does.
+enum class access { open, api_key };
+
+access access_for(std::string_view path) {
+    auto starts = [&](std::string_view p) {
+        return path.substr(0, p.size()) == p;
+    };
+    auto one_segment_after = [&](std::string_view p) {
+        return starts(p) && path.size() > p.size() &&
+               path.find('/', p.size()) == std::string_view::npos;
+    };
+    if (path == "/v1/health" || path == "/v1/providers" || one_segment_after("/v1/health/") ||
+        one_segment_after("/v1/providers/"))
+        return access::open;
+    if (path == "/account" || starts("/account/") || starts("/v1/account/"))
+        return access::open;
+    return access::api_key;
+}
+
+void add_rate_headers(std::vector<std::pair<std::string, std::string>>& h, rate_decision const& d) {
+    auto num = [](double v) {
+        auto const i = static_cast<std::int64_t>(v);
+        return static_cast<double>(i) == v ? std::to_string(i) : std::to_string(v);
+    };
+    h.emplace_back("X-RateLimit-Limit", num(d.limit));
+    h.emplace_back("X-RateLimit-Remaining", std::to_string(d.remaining));
+    h.emplace_back("X-RateLimit-Reset", std::to_string(d.reset_seconds));
+}
+
+bool is_json(net::request_header const& h) {
+    auto const ct = h[http::field::content_type];
+    auto const semi = ct.find(';');
+    std::string v(ct.substr(0, semi));
+    while (!v.empty() && v.back() == ' ')
+        v.pop_back();
+    for (auto& ch : v)
+        ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+    return v == "application/json";
 }
 
 net::tcp::endpoint parse_listen(std::string const& listen) {
@@ -135,7 +177,8 @@ struct gateway_app::impl {
                                                     " " + std::string(path) + ".");
             }
         } else {
-            request_context ctx{req, match.params, parse_query(query), remote, request_id};
+            request_context ctx{req,    match.params, parse_query(query),
+                                remote, request_id,   path.substr(0, 12) == "/v1/testnet/"};
             try {
                 outcome = co_await (*match.target)(ctx);
             } catch (std::exception const& ex) {
@@ -144,8 +187,16 @@ struct gateway_app::impl {
                 outcome = make_error(errc::internal_error, "Internal error.");
             }
         }
-        net::response res = outcome ? json_response(outcome->status, outcome->body, req.version())
-                                    : error_response(outcome.error(), req.version());
+        net::response res =
+            !outcome ? error_response(outcome.error(), req.version())
+            : outcome->raw_body
+                ? net::response{static_cast<http::status>(outcome->status), req.version()}
+                : json_response(outcome->status, outcome->body, req.version());
+        if (outcome && outcome->raw_body) {
+            res.set(http::field::content_type, outcome->content_type);
+            res.set(http::field::cache_control, "no-store");
+            res.body() = std::move(*outcome->raw_body);
+        }
         if (outcome) {
             for (auto const& [k, v] : outcome->headers)
                 res.set(k, v);
@@ -163,19 +214,86 @@ struct gateway_app::impl {
         co_return res;
     }
 
+    /// Runs before the body is read (net::inspector): API key, test-key scope, rate limit,
+    /// media type. CONTRACT §2, §3, §7; spec 5.1.
+    net::inspection inspect(net::request_header const& h, net::tcp::endpoint const&) {
+        net::inspection verdict;
+        std::string_view const target = h.target();
+        std::string_view const path = target.substr(0, target.find('?'));
+        auto reject = [&](api_error const& e) {
+            auto res = error_response(e, h.version());
+            res.set("X-Request-Id", request_id_for(h));
+            for (auto const& [k, v] : verdict.headers)
+                res.set(k, v);
+            verdict.answer = std::move(res);
+            return verdict;
+        };
+        if (!routes.find(h.method(), path).path_exists())
+            return verdict; // the handler answers 404 NOT_FOUND
+        if (access_for(path) == access::api_key) {
+            auto const it = h.find("X-API-Key");
+            auth::key_check check;
+            try {
+                check = accounts->check_key(
+                    it == h.end() ? std::nullopt : std::optional<std::string_view>(it->value()));
+            } catch (std::exception const& ex) {
+                // The store failed (disk, lock): say so in the log, never in the answer.
+                log::error(std::string("msg=\"key check failed\" what=\"") + ex.what() + "\"");
+                return reject(make_error(errc::internal_error, "Internal error."));
+            }
+            using verdict_t = auth::key_check::verdict;
+            if (check.outcome == verdict_t::missing)
+                return reject(make_error(errc::invalid_api_key, "Missing X-API-Key header"));
+            if (check.outcome == verdict_t::expired)
+                return reject(make_error(errc::invalid_api_key, "API key has expired"));
+            if (check.outcome != verdict_t::ok || !check.key)
+                return reject(make_error(errc::invalid_api_key, "Invalid API key"));
+            auto const& key = *check.key;
+            if (key.env == auth::key_env::test && path.substr(0, 12) != "/v1/testnet/")
+                return reject(make_error(errc::testnet_key_only,
+                                         "A test key (svc_test_) can only call /v1/testnet/ "
+                                         "endpoints; use a live key here."));
+            double const rate = key.rate_per_second.value_or(cfg.key_rate_per_second);
+            double const burst = key.rate_per_second ? 2 * rate : cfg.key_burst;
+            auto const d =
+                limiter.take(std::to_string(key.id), rate, burst, std::chrono::steady_clock::now());
+            add_rate_headers(verdict.headers, d);
+            if (!d.allowed) {
+                api_error e = make_error(errc::rate_limited,
+                                         "Rate limit of " + std::to_string(static_cast<int>(rate)) +
+                                             " requests per second exceeded for this API key.");
+                e.retry_after = static_cast<unsigned>(d.retry_after_seconds);
+                return reject(e);
+            }
+        }
+        bool const write = h.method() == http::verb::post || h.method() == http::verb::put ||
+                           h.method() == http::verb::patch ||
+                           (h.method() == http::verb::delete_ &&
+                            ((h.find(http::field::content_length) != h.end() &&
+                              h[http::field::content_length] != "0") ||
+                             h.find(http::field::transfer_encoding) != h.end()));
+        if (write && path.substr(0, 4) == "/v1/" && !is_json(h))
+            return reject(
+                make_error(errc::unsupported_media_type, "Send the body as application/json."));
+        return verdict;
+    }
+
     server_config cfg;
     asio::io_context ioc;
     net::http_client upstream;
     http_probe_transport transport;
     system_probe_clock clock;
+    std::unique_ptr<auth::account_service> accounts;
+    memory_rate_limiter limiter;
     std::shared_ptr<health_monitor> health;
     router routes;
+    std::unique_ptr<services> svc; // route handlers hold a reference: lives as long as routes
     std::shared_ptr<net::http_server> server;
     std::vector<std::thread> threads;
     std::atomic<bool> stopped{false};
 };
 
-gateway_app::gateway_app(server_config cfg)
+gateway_app::gateway_app(server_config cfg, std::function<std::int64_t()> now_ms)
     : impl_(std::make_unique<impl>(std::move(cfg))) {
     auto& i = *impl_;
     health_options ho;
@@ -184,8 +302,15 @@ gateway_app::gateway_app(server_config cfg)
     ho.degraded_threshold = i.cfg.degraded_threshold;
     i.health = std::make_shared<health_monitor>(i.ioc, i.transport, i.clock,
                                                 make_probe_targets(i.cfg), ho);
-    services s{i.cfg, *i.health, i.upstream};
-    add_public_routes(i.routes, s);
+    auth::account_options ao;
+    ao.scrypt_n = i.cfg.scrypt_n;
+    ao.session_lifetime = i.cfg.session_lifetime;
+    ao.now_ms = std::move(now_ms);
+    i.accounts = auth::open_account_service(i.cfg.data_dir, ao);
+    i.svc = std::make_unique<services>(services{i.cfg, *i.health, i.upstream, *i.accounts});
+    add_public_routes(i.routes, *i.svc);
+    add_market_routes(i.routes, *i.svc);
+    add_account_routes(i.routes, *i.svc);
 
     net::server_options so;
     so.body_limit = i.cfg.body_limit;
@@ -194,7 +319,10 @@ gateway_app::gateway_app(server_config cfg)
     i.server = std::make_shared<net::http_server>(
         i.ioc, so,
         [&i](net::request& req, net::tcp::endpoint const& remote) { return i.handle(req, remote); },
-        render_failure);
+        render_failure,
+        [&i](net::request_header const& h, net::tcp::endpoint const& remote) {
+            return i.inspect(h, remote);
+        });
 }
 
 gateway_app::~gateway_app() {
@@ -204,6 +332,10 @@ gateway_app::~gateway_app() {
 
 server_config const& gateway_app::config() const {
     return impl_->cfg;
+}
+
+auth::account_service& gateway_app::accounts() {
+    return *impl_->accounts;
 }
 
 net::tcp::endpoint gateway_app::start() {
@@ -225,6 +357,7 @@ void gateway_app::stop() {
     i.server->stop();
     i.health->stop();
     i.upstream.clear_pool();
+    i.accounts->flush_last_used();
 }
 
 void gateway_app::wait() {

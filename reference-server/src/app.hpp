@@ -1,6 +1,7 @@
 #pragma once
 // gatewayd as an object: configuration in, a listening server out. `main` and the tests both
 // build it this way, so what the tests drive is what operators run.
+#include "auth/accounts.hpp"
 #include "config.hpp"
 #include "router.hpp"
 
@@ -20,11 +21,14 @@
 
 namespace gateway::server {
 
-/// A successful answer: status, JSON body and extra headers.
+/// A successful answer: status, JSON body (or a raw body, e.g. an HTML page) and extra
+/// headers (Set-Cookie, Location, ...).
 struct reply {
     unsigned status = 200;
     boost::json::value body;
     std::vector<std::pair<std::string, std::string>> headers;
+    std::optional<std::string> raw_body; ///< sent instead of `body` when set
+    std::string content_type = "application/json";
 };
 
 /// What a handler sees: the request, its path and query parameters, who asked.
@@ -34,6 +38,7 @@ struct request_context {
     path_params query;
     net::tcp::endpoint remote;
     std::string request_id;
+    bool testnet = false; ///< the path is under /v1/testnet/ (CONTRACT §7)
 
     /// A path parameter by name (always present for the route's own captures).
     std::string const& param(std::string_view name) const;
@@ -45,7 +50,8 @@ using route_handler = std::function<boost::asio::awaitable<result<reply>>(reques
 
 class gateway_app {
 public:
-    explicit gateway_app(server_config cfg);
+    /// @param now_ms wall clock for accounts, sessions and key expiry (tests inject one).
+    explicit gateway_app(server_config cfg, std::function<std::int64_t()> now_ms = {});
     ~gateway_app();
     gateway_app(gateway_app const&) = delete;
     gateway_app& operator=(gateway_app const&) = delete;
@@ -59,6 +65,8 @@ public:
     void wait();
 
     server_config const& config() const;
+    /// The account and key service (the embedded default's demo key, tests).
+    auth::account_service& accounts();
 
 private:
     struct impl;

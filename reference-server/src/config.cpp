@@ -79,6 +79,44 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_ms(c.degraded_threshold, v);
              }},
+            {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
+             "default per-key rate limit (requests per second)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 double const r = std::strtod(v.c_str(), &end);
+                 if (v.empty() || *end != '\0' || !(r > 0) || r > 1e6)
+                     return "must be a positive number";
+                 c.key_rate_per_second = r;
+                 return std::nullopt;
+             }},
+            {"key-burst", "GATEWAY_KEY_BURST", "rateLimit.perKeyBurst",
+             "default per-key burst (bucket size)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 double const b = std::strtod(v.c_str(), &end);
+                 if (v.empty() || *end != '\0' || !(b >= 1) || b > 1e6)
+                     return "must be a number >= 1";
+                 c.key_burst = b;
+                 return std::nullopt;
+             }},
+            {"session-lifetime-s", "GATEWAY_SESSION_LIFETIME_S", "accounts.sessionLifetimeSeconds",
+             "lifetime of a settings-page session",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 long long const n = std::atoll(v.c_str());
+                 if (n < 1 || n > 90LL * 86400)
+                     return "must be 1..7776000 seconds";
+                 c.session_lifetime = std::chrono::seconds(n);
+                 return std::nullopt;
+             }},
+            {"scrypt-n", "GATEWAY_SCRYPT_N", "accounts.scryptN",
+             "scrypt cost N for passwords (power of two)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 unsigned long long const n = std::strtoull(v.c_str(), nullptr, 10);
+                 if (n < 2 || (n & (n - 1)) != 0 || n > (1ull << 20))
+                     return "must be a power of two, 2..1048576";
+                 c.scrypt_n = n;
+                 return std::nullopt;
+             }},
         };
         struct url_field {
             char const* flag;
@@ -203,10 +241,10 @@ config_result load_config(std::optional<std::string> const& config_file, env_loo
                 std::string text;
                 if (v->is_string())
                     text = std::string(v->get_string());
-                else if (v->is_int64() || v->is_uint64())
+                else if (v->is_number())
                     text = boost::json::serialize(*v);
                 else
-                    return fail("config file key " + s.json + " must be a string or an integer");
+                    return fail("config file key " + s.json + " must be a string or a number");
                 if (auto err = apply(text, "config file key " + s.json))
                     return fail(*err);
             }

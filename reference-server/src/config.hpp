@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -34,6 +35,12 @@ struct server_config {
     std::chrono::milliseconds probe_timeout{5000};
     std::chrono::milliseconds probe_interval{10000};
     std::chrono::milliseconds degraded_threshold{3000};
+    /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).
+    double key_rate_per_second = 20;
+    double key_burst = 40;
+    std::chrono::seconds session_lifetime{12 * 3600};
+    /// scrypt cost for account passwords (a power of two).
+    std::uint64_t scrypt_n = 1u << 15;
     std::map<std::string, upstream_endpoints, std::less<>> providers{
         {"alpha", {}}, {"beta", {}}, {"gamma", {}}};
 

@@ -67,7 +67,9 @@ provider_detail detail_of(provider_info const& info, upstream_endpoints const& u
 }
 
 reply ok(boost::json::value body) {
-    return reply{200, std::move(body), {}};
+    reply r;
+    r.body = std::move(body);
+    return r;
 }
 
 } // namespace

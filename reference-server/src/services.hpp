@@ -2,6 +2,7 @@
 // What route handlers may use: the immutable configuration and the shared services. Each
 // route file registers its routes through one function taking these.
 #include "app.hpp"
+#include "auth/accounts.hpp"
 #include "config.hpp"
 #include "health.hpp"
 
@@ -15,9 +16,22 @@ struct services {
     server_config const& config;
     health_monitor& health;
     net::http_client& upstream;
+    auth::account_service& accounts;
 };
 
 /// spec 4.1: providers and health.
 void add_public_routes(router& r, services& s);
+
+/// Registers a vertical route under `/v1` + pattern and `/v1/testnet` + pattern (CONTRACT §7);
+/// the handler reads `ctx.testnet`.
+void add_vertical_route(router& r, boost::beast::http::verb method, std::string const& pattern,
+                        route_handler const& handler);
+
+/// Market data: prices (more with the provider issues).
+void add_market_routes(router& r, services& s);
+
+/// Spec 5.1 / CONTRACT §9: the settings pages (`/account...`, HTML) and the JSON account API
+/// (`/v1/account/...`, session cookie + X-CSRF-Token).
+void add_account_routes(router& r, services& s);
 
 } // namespace gateway::server

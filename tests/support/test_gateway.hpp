@@ -3,14 +3,18 @@
 // testnet, gamma) on free loopback ports, gatewayd's app on a free port pointed at them, and
 // an SDK client for it. Everything stops when the object goes out of scope.
 #include "app.hpp"
+#include "auth/accounts.hpp"
 #include "config.hpp"
 
 #include <gateway/client/client.hpp>
 #include <gateway/mocks/mock_server.hpp>
 
+#include <atomic>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
+#include <unistd.h>
 
 namespace gateway::test {
 
@@ -31,6 +35,13 @@ struct test_gateway {
         cfg.probe_timeout = std::chrono::milliseconds(1000);
         cfg.degraded_threshold = std::chrono::milliseconds(200);
         cfg.upstream_timeout = std::chrono::milliseconds(1000);
+        cfg.scrypt_n = 1024; // cheap passwords: tests sign up many accounts
+        static std::atomic<int> counter{0};
+        data_dir = std::filesystem::temp_directory_path() /
+                   ("gateway-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        std::filesystem::remove_all(data_dir);
+        std::filesystem::create_directories(data_dir);
+        cfg.data_dir = data_dir.string();
         cfg.providers["alpha"] = {alpha->base_url(), alpha->ws_url(), alpha_testnet->base_url(),
                                   alpha_testnet->ws_url(), ""};
         cfg.providers["beta"] = {beta->base_url(), beta->ws_url(), beta_testnet->base_url(),
@@ -39,7 +50,11 @@ struct test_gateway {
                                   gamma->base_url() + "/clob"};
         if (adjust)
             adjust(cfg);
-        app = std::make_unique<server::gateway_app>(cfg);
+        app = std::make_unique<server::gateway_app>(cfg, [this] {
+            using namespace std::chrono;
+            return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() +
+                   clock_offset_ms.load();
+        });
         auto const ep = app->start();
         base_url = "http://127.0.0.1:" + std::to_string(ep.port());
         client_options opt;
@@ -50,7 +65,41 @@ struct test_gateway {
     ~test_gateway() {
         app->stop();
         app->wait();
+        app.reset();
+        std::error_code ec;
+        std::filesystem::remove_all(data_dir, ec);
     }
+
+    /// A new account (once) and a new key of `env` for it.
+    std::string create_key(server::auth::key_env env = server::auth::key_env::live,
+                           std::optional<double> rate = std::nullopt,
+                           std::optional<std::chrono::seconds> expires_in = std::nullopt) {
+        auto& accounts = app->accounts();
+        if (!account_id) {
+            auto acct = accounts.sign_up("owner@example.com", "correct horse battery");
+            account_id = acct.value().id;
+        }
+        server::auth::new_key_params p;
+        p.name = "test";
+        p.env = env;
+        p.rate_per_second = rate;
+        p.expires_in = expires_in;
+        return accounts.create_key(*account_id, p).value().key;
+    }
+
+    /// An SDK client using `key` (testnet routes when `testnet`).
+    client client_with(std::string const& key, bool testnet = false) const {
+        client_options opt;
+        opt.base_url = base_url;
+        opt.api_key = key;
+        opt.testnet = testnet;
+        return client::create(opt).value();
+    }
+
+    std::filesystem::path data_dir;
+    std::optional<std::int64_t> account_id;
+    /// Added to the wall clock the accounts service sees: moves time for expiry tests.
+    std::atomic<std::int64_t> clock_offset_ms{0};
 
     std::unique_ptr<mocks::mock_server> alpha, alpha_testnet, beta, beta_testnet, gamma;
     std::unique_ptr<server::gateway_app> app;

@@ -51,7 +51,7 @@ TEST_CASE("stop() lets an in-flight request finish, then refuses new connections
     CHECK_THROWS(test::fetch(http::verb::get, url, {}, {}, std::chrono::milliseconds(500)));
 }
 
-TEST_CASE("the inspector answers before the body is read and the handler never runs",
+TEST_CASE("the inspector answers before the body is read, or adds headers to the answer",
           "[unit][http_server]") {
     asio::io_context ioc;
     bool handler_ran = false;
@@ -63,11 +63,13 @@ TEST_CASE("the inspector answers before the body is read and the handler never r
             co_return net::response{http::status::ok, req.version()};
         },
         net::render_plain_failure,
-        [](net::request_header const& h,
-           net::tcp::endpoint const&) -> std::optional<net::response> {
+        [](net::request_header const& h, net::tcp::endpoint const&) {
+            net::inspection verdict;
             if (h["X-Deny"] == "yes")
-                return net::response{http::status::unauthorized, h.version()};
-            return std::nullopt;
+                verdict.answer = net::response{http::status::unauthorized, h.version()};
+            else
+                verdict.headers.emplace_back("X-Inspected", "1");
+            return verdict;
         });
     auto const ep = server->listen({asio::ip::make_address("127.0.0.1"), 0});
     server->start();
@@ -78,6 +80,7 @@ TEST_CASE("the inspector answers before the body is read and the handler never r
     CHECK_FALSE(handler_ran);
     auto allowed = test::fetch(http::verb::get, url);
     CHECK(allowed.status == 200);
+    CHECK(allowed.message["X-Inspected"] == "1");
     CHECK(handler_ran);
     server->stop();
     io.join();

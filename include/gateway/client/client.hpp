@@ -26,6 +26,7 @@
 #include <gateway/net/http_client.hpp>
 #include <gateway/result.hpp>
 #include <gateway/types/health.hpp>
+#include <gateway/types/market.hpp>
 #include <gateway/types/provider.hpp>
 #include <gateway/validate/validate.hpp>
 
@@ -48,6 +49,9 @@ struct client_options {
     std::optional<std::string> api_key;
     /// Deadline of one call (connect + send + receive).
     std::chrono::milliseconds timeout{10000};
+    /// Route every vertical call (prices, orders, ...) to `/v1/testnet/...` (CONTRACT §7). A
+    /// `svc_test_` key can only call those.
+    bool testnet = false;
     /// TLS settings for https; default verifies against the system trust store.
     std::shared_ptr<boost::asio::ssl::context> tls;
 };
@@ -69,6 +73,16 @@ public:
     /// `GET /v1/health/{provider}`. @par Errors PROVIDER_NOT_FOUND.
     result<provider_health> health(std::string_view provider) const;
 
+    // ---- market data (API key) -----------------------------------------------------------
+    /**
+     * `GET /v1/perps/{provider}/prices`: perps symbol -> mid price.
+     * @param dex alpha only: a builder-deployed dex (`xyz`), whose symbols are `xyz:SYM`.
+     * @par Errors INVALID_API_KEY, TESTNET_KEY_ONLY, RATE_LIMITED (with `retry_after`),
+     * PROVIDER_NOT_FOUND, UPSTREAM_ERROR, PROVIDER_UNAVAILABLE, UPSTREAM_TIMEOUT.
+     */
+    result<price_map> prices(std::string_view provider,
+                             std::optional<std::string> const& dex = std::nullopt) const;
+
     // ---- escape hatch --------------------------------------------------------------------
     /**
      * Any call: `path` is already encoded (use `encode_segment` for parameters). Returns the
@@ -85,6 +99,8 @@ private:
     struct state;
     explicit client(std::shared_ptr<state> s)
         : s_(std::move(s)) {}
+    /// `/v1` + `path`, or `/v1/testnet` + `path` for a testnet client.
+    std::string vertical_path(std::string const& path) const;
     template <class T, class Parse>
     result<T> get_as(std::string path, query_params const& query, Parse parse) const;
 

@@ -133,6 +133,19 @@ result<T> client::get_as(std::string path, query_params const& query, Parse pars
     return std::move(*typed);
 }
 
+GATEWAY_DECL std::string client::vertical_path(std::string const& path) const {
+    return (s_->options.testnet ? "/v1/testnet" : "/v1") + path;
+}
+
+GATEWAY_DECL result<price_map> client::prices(std::string_view provider,
+                                              std::optional<std::string> const& dex) const {
+    query_params q;
+    if (dex)
+        q.emplace_back("dex", *dex);
+    return get_as<price_map>(vertical_path("/perps/" + encode_segment(provider) + "/prices"), q,
+                             [](auto const& v, strictness m) { return parse_prices(v, m); });
+}
+
 GATEWAY_DECL result<provider_list> client::providers() const {
     return get_as<provider_list>(
         "/v1/providers", {}, [](auto const& v, strictness m) { return parse_provider_list(v, m); });

@@ -1,0 +1,248 @@
+// Spec 5.1, CONTRACT §2, §3, §7: X-API-Key on every non-public endpoint, test-key scoping, the
+// per-key rate limit, media types; and prices (the first key-protected endpoint) end to end.
+#include <catch2/catch.hpp>
+
+#include "support/catch_result.hpp"
+#include "support/fetch.hpp"
+#include "support/test_gateway.hpp"
+
+#include <boost/json/parse.hpp>
+
+using namespace gateway;
+using gateway::test::fetch;
+using key_env = server::auth::key_env;
+using verb = boost::beast::http::verb;
+
+namespace {
+
+boost::json::value error_body(std::string const& code, std::string const& message) {
+    return boost::json::value{{"error", {{"code", code}, {"message", message}}}};
+}
+
+test::raw_response get(test::test_gateway& gw, std::string const& path,
+                       std::optional<std::string> key = std::nullopt) {
+    std::vector<std::pair<std::string, std::string>> headers;
+    if (key)
+        headers.emplace_back("X-API-Key", *key);
+    return fetch(verb::get, gw.base_url + path, {}, headers);
+}
+
+} // namespace
+
+TEST_CASE("a non-public endpoint answers the spec's three INVALID_API_KEY messages",
+          "[contract][auth]") {
+    test::test_gateway gw;
+    SECTION("header missing") {
+        auto r = get(gw, "/v1/perps/alpha/prices");
+        CHECK(r.status == 401);
+        CHECK(boost::json::parse(r.body) ==
+              error_body("INVALID_API_KEY", "Missing X-API-Key header"));
+        CHECK_FALSE(r.message["X-Request-Id"].empty());
+    }
+    SECTION("key unknown or malformed") {
+        for (std::string key : {"svc_live_0000000000000000000000000000000000000000000", "svc_live_",
+                                "nonsense", "svc_prod_abc"}) {
+            CAPTURE(key);
+            auto r = get(gw, "/v1/perps/alpha/prices", key);
+            CHECK(r.status == 401);
+            CHECK(boost::json::parse(r.body) == error_body("INVALID_API_KEY", "Invalid API key"));
+        }
+    }
+    SECTION("key revoked: takes effect on the next request") {
+        auto const key = gw.create_key();
+        CHECK(get(gw, "/v1/perps/alpha/prices", key).status == 200);
+        auto& accounts = gw.app->accounts();
+        auto listed = accounts.list_keys(*gw.account_id);
+        REQUIRE(listed.size() == 1);
+        REQUIRE(accounts.revoke_key(*gw.account_id, listed[0].id));
+        auto r = get(gw, "/v1/perps/alpha/prices", key);
+        CHECK(r.status == 401);
+        CHECK(boost::json::parse(r.body) == error_body("INVALID_API_KEY", "Invalid API key"));
+    }
+    SECTION("key past its expiry") {
+        auto const key = gw.create_key(key_env::live, std::nullopt, std::chrono::seconds(60));
+        CHECK(get(gw, "/v1/perps/alpha/prices", key).status == 200);
+        gw.clock_offset_ms += 61'000;
+        auto r = get(gw, "/v1/perps/alpha/prices", key);
+        CHECK(r.status == 401);
+        CHECK(boost::json::parse(r.body) == error_body("INVALID_API_KEY", "API key has expired"));
+    }
+    SECTION("the SDK surfaces them as typed errors") {
+        client_options opt;
+        opt.base_url = gw.base_url;
+        auto no_key = client::create(opt).value().prices("alpha");
+        REQUIRE_FALSE(no_key);
+        CHECK(no_key.error().code == errc::invalid_api_key);
+        CHECK(no_key.error().status == 401);
+        CHECK(no_key.error().message == "Missing X-API-Key header");
+    }
+}
+
+TEST_CASE("the public endpoints and unknown routes need no key", "[contract][auth]") {
+    test::test_gateway gw;
+    CHECK(get(gw, "/v1/providers").status == 200);
+    CHECK(get(gw, "/v1/providers/alpha").status == 200);
+    CHECK(get(gw, "/v1/health/beta").status == 200);
+    auto nf = get(gw, "/v1/no/such/route");
+    CHECK(nf.status == 404);
+    CHECK(boost::json::parse(nf.body).at("error").at("code").as_string() == "NOT_FOUND");
+}
+
+TEST_CASE("a test key reaches only /v1/testnet/; a live key reaches both", "[contract][auth]") {
+    test::test_gateway gw;
+    auto const test_key = gw.create_key(key_env::test);
+    auto const live_key = gw.create_key(key_env::live);
+
+    auto denied = get(gw, "/v1/perps/alpha/prices", test_key);
+    CHECK(denied.status == 403);
+    CHECK(boost::json::parse(denied.body).at("error").at("code").as_string() == "TESTNET_KEY_ONLY");
+    CHECK(get(gw, "/v1/testnet/perps/alpha/prices", test_key).status == 200);
+    CHECK(get(gw, "/v1/testnet/perps/beta/prices", test_key).status == 200);
+    CHECK(get(gw, "/v1/perps/alpha/prices", live_key).status == 200);
+    CHECK(get(gw, "/v1/testnet/perps/alpha/prices", live_key).status == 200);
+
+    // The testnet tree really reaches the testnet upstream.
+    auto stats = [&](mocks::mock_server& m) {
+        return boost::json::parse(fetch(verb::get, m.base_url() + "/__mock/stats").body)
+            .at("byKind")
+            .as_object();
+    };
+    auto const before = stats(*gw.alpha_testnet);
+    CHECK(gw.client_with(test_key, true).prices("alpha"));
+    auto const after = stats(*gw.alpha_testnet);
+    auto count = [](boost::json::object const& o) {
+        auto const* v = o.if_contains("allMids");
+        return v ? v->to_number<int>() : 0;
+    };
+    CHECK(count(after) == count(before) + 1);
+
+    SECTION("gamma has no testnet and no perps") {
+        auto r = get(gw, "/v1/testnet/perps/gamma/prices", live_key);
+        CHECK(r.status == 404);
+        CHECK(boost::json::parse(r.body).at("error").at("code").as_string() ==
+              "PROVIDER_NOT_FOUND");
+        CHECK(get(gw, "/v1/perps/gamma/prices", live_key).status == 404);
+        CHECK(get(gw, "/v1/perps/delta/prices", live_key).status == 404);
+    }
+    SECTION("the SDK reports the scope error") {
+        auto r = gw.client_with(test_key).prices("alpha");
+        REQUIRE_FALSE(r);
+        CHECK(r.error().code == errc::testnet_key_only);
+        CHECK(r.error().status == 403);
+    }
+}
+
+TEST_CASE("every authenticated answer carries X-RateLimit-*, and the limit answers 429",
+          "[contract][auth][ratelimit]") {
+    test::test_gateway gw;
+    auto const key = gw.create_key(key_env::live, 1.0); // 1/s, burst 2
+    auto first = get(gw, "/v1/perps/alpha/prices", key);
+    REQUIRE(first.status == 200);
+    CHECK(first.message["X-RateLimit-Limit"] == "1");
+    CHECK(first.message["X-RateLimit-Remaining"] == "1");
+    CHECK(first.message["X-RateLimit-Reset"] == "1");
+    auto second = get(gw, "/v1/perps/alpha/prices", key);
+    REQUIRE(second.status == 200);
+    CHECK(second.message["X-RateLimit-Remaining"] == "0");
+    auto third = get(gw, "/v1/perps/alpha/prices", key);
+    CHECK(third.status == 429);
+    CHECK(boost::json::parse(third.body).at("error").at("code").as_string() == "RATE_LIMITED");
+    CHECK(third.message["Retry-After"] == "1");
+    CHECK(third.message["X-RateLimit-Remaining"] == "0");
+
+    auto typed = gw.client_with(key).prices("alpha");
+    REQUIRE_FALSE(typed);
+    CHECK(typed.error().code == errc::rate_limited);
+    CHECK(typed.error().retry_after == std::optional<unsigned>(1));
+
+    // Another key has its own bucket (default 20/s, burst 40).
+    auto const other = gw.create_key();
+    auto r = get(gw, "/v1/perps/alpha/prices", other);
+    CHECK(r.status == 200);
+    CHECK(r.message["X-RateLimit-Limit"] == "20");
+    CHECK(r.message["X-RateLimit-Remaining"] == "39");
+}
+
+TEST_CASE("a write without application/json is 415 after authentication", "[contract][auth]") {
+    test::test_gateway gw;
+    auto const key = gw.create_key();
+    auto r = fetch(verb::post, gw.base_url + "/v1/perps/alpha/prices", "symbol=BTC",
+                   {{"X-API-Key", key}, {"Content-Type", "application/x-www-form-urlencoded"}});
+    CHECK(r.status == 415);
+    CHECK(boost::json::parse(r.body).at("error").at("code").as_string() ==
+          "UNSUPPORTED_MEDIA_TYPE");
+    // Without a key the key check comes first.
+    auto anon = fetch(verb::post, gw.base_url + "/v1/perps/alpha/prices", "x",
+                      {{"Content-Type", "text/plain"}});
+    CHECK(anon.status == 401);
+}
+
+TEST_CASE("last-used times are recorded in batches, not per request", "[contract][auth]") {
+    test::test_gateway gw;
+    auto const key = gw.create_key();
+    auto& accounts = gw.app->accounts();
+    CHECK_FALSE(accounts.list_keys(*gw.account_id).at(0).last_used_ms);
+    REQUIRE(get(gw, "/v1/perps/alpha/prices", key).status == 200);
+    accounts.flush_last_used();
+    CHECK(accounts.list_keys(*gw.account_id).at(0).last_used_ms);
+}
+
+TEST_CASE("prices map perps symbols to plain decimal strings", "[contract][prices]") {
+    test::test_gateway gw;
+    auto const key = gw.create_key();
+    auto c = gw.client_with(key);
+    SECTION("alpha main dex: perps only, no spot pairs") {
+        auto p = c.prices("alpha");
+        REQUIRE(p);
+        CHECK(p->count("BTC") == 1);
+        CHECK(p->count("ETH") == 1);
+        CHECK(p->count("SOL") == 1);
+        for (auto const& [sym, px] : *p) {
+            CAPTURE(sym);
+            CHECK(sym.find('/') == std::string::npos);
+            CHECK(sym.front() != '@');
+            CHECK(px.str().find('e') == std::string::npos);
+            CHECK((px.str().find('.') == std::string::npos || px.str().back() != '0'));
+        }
+        // A mark moved upstream shows up exactly.
+        REQUIRE(fetch(verb::post, gw.alpha->base_url() + "/__mock/mark",
+                      R"({"symbol":"BTC","price":"65000"})")
+                    .status == 200);
+        CHECK(c.prices("alpha")->at("BTC").str() == "65000");
+    }
+    SECTION("alpha builder dex") {
+        auto p = c.prices("alpha", std::string("xyz"));
+        REQUIRE(p);
+        CHECK(p->count("xyz:TSLA") == 1);
+        CHECK(p->count("BTC") == 0);
+    }
+    SECTION("beta: symbols quoted in USDT become base assets") {
+        auto p = c.prices("beta");
+        REQUIRE(p);
+        CHECK(p->count("BTC") == 1);
+        CHECK(p->count("TSLA") == 1);
+        CHECK(p->count("BTCUSDT") == 0);
+    }
+    SECTION("upstream failures map to 502, 503 and 504") {
+        REQUIRE(fetch(verb::post, gw.alpha->base_url() + "/__mock/faults", R"({"status":500})")
+                    .status == 200);
+        auto e502 = c.prices("alpha");
+        REQUIRE_FALSE(e502);
+        CHECK(e502.error().code == errc::upstream_error);
+        CHECK(e502.error().status == 502);
+
+        REQUIRE(fetch(verb::post, gw.alpha->base_url() + "/__mock/faults", R"({"status":429})")
+                    .status == 200);
+        auto e503 = c.prices("alpha");
+        REQUIRE_FALSE(e503);
+        CHECK(e503.error().code == errc::provider_unavailable);
+
+        REQUIRE(fetch(verb::post, gw.alpha->base_url() + "/__mock/faults", R"({"latencyMs":5000})")
+                    .status == 200);
+        auto e504 = c.prices("alpha");
+        REQUIRE_FALSE(e504);
+        CHECK(e504.error().code == errc::upstream_timeout);
+        CHECK(e504.error().status == 504);
+        REQUIRE(fetch(verb::delete_, gw.alpha->base_url() + "/__mock/faults").status == 200);
+    }
+}
