@@ -9,6 +9,11 @@ packages=(
   libsecp256k1-dev libcrypto++-dev libsqlite3-dev sqlite3 curl
 )
 
+# The test command also needs the browser test's tools: Debian's chromium and Node.js/npm.
+if [[ ${1:-} == --test ]]; then
+  packages+=(chromium nodejs npm)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

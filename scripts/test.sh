@@ -5,6 +5,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=build
 [[ ${1:-} == --sanitize ]] && build_dir=build-asan
+bash scripts/install-deps.sh --test
+if [[ ! -f tests/browser/node_modules/playwright-core/package.json ]]; then
+  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+fi
 bash scripts/build.sh "$@"
 export GATEWAY_LOG_LEVEL=${GATEWAY_LOG_LEVEL:-warn}
 ctest --test-dir "$build_dir" --output-on-failure -j "${GATEWAY_JOBS:-2}"
