@@ -9,9 +9,13 @@ packages=(
   libsecp256k1-dev libcrypto++-dev libsqlite3-dev sqlite3 curl
 )
 
-# The test command also needs the browser test's tools: Debian's chromium and Node.js/npm.
+# The test command also needs the browser test's tools: Debian's chromium and Node.js with npm.
+# Node is checked by command, not package: a machine may carry a Node.js build that bundles
+# npm and conflicts with Debian's npm package.
 if [[ ${1:-} == --test ]]; then
-  packages+=(chromium nodejs npm)
+  packages+=(chromium)
+  command -v node >/dev/null 2>&1 || packages+=(nodejs)
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
 
 missing=()

@@ -86,10 +86,9 @@ void add_public_routes(router& r, services& s) {
     r.add(http::verb::get, "/v1/providers/{provider}",
           [&cfg = s.config](request_context& ctx) -> boost::asio::awaitable<result<reply>> {
               auto const& id = ctx.param("provider");
-              auto const* info = find_provider(id);
-              if (!info)
-                  co_return unknown_provider(id);
-              co_return ok(boost::json::value_from(detail_of(*info, cfg.providers.at(id))));
+              if (auto const* info = find_provider(id))
+                  co_return ok(boost::json::value_from(detail_of(*info, cfg.providers.at(id))));
+              co_return unknown_provider(id);
           });
 
     r.add(http::verb::get, "/v1/health",

@@ -101,7 +101,7 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
                    ? left
                    : std::chrono::steady_clock::duration::zero();
     };
-    auto fail = [&](fetch_error::kind k, std::string step, boost::system::error_code const& ec,
+    auto fail = [&](fetch_error::kind k, std::string const& step, boost::system::error_code const& ec,
                     bool delivered) {
         fetch_error e;
         e.what = ec == beast::error::timeout ? fetch_error::kind::timeout : k;
