@@ -103,38 +103,6 @@ std::string set_cookie(std::string_view name, std::string_view value, std::strin
     return out;
 }
 
-std::optional<std::chrono::seconds> parse_duration(std::string_view text) {
-    if (text.size() < 2 || text.size() > 10)
-        return std::nullopt;
-    std::int64_t n = 0;
-    for (char c : text.substr(0, text.size() - 1)) {
-        if (c < '0' || c > '9')
-            return std::nullopt;
-        n = n * 10 + (c - '0'); // at most 9 digits: no overflow
-    }
-    std::int64_t unit = 0;
-    switch (text.back()) {
-    case 's':
-        unit = 1;
-        break;
-    case 'm':
-        unit = 60;
-        break;
-    case 'h':
-        unit = 3600;
-        break;
-    case 'd':
-        unit = 86400;
-        break;
-    default:
-        return std::nullopt;
-    }
-    constexpr std::int64_t ten_years = 10 * 366 * 86400;
-    if (n <= 0 || n > ten_years / unit)
-        return std::nullopt;
-    return std::chrono::seconds(n * unit);
-}
-
 std::string_view environment_name(auth::key_env env) {
     return env == auth::key_env::live ? "live" : "test";
 }

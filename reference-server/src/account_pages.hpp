@@ -59,7 +59,6 @@ std::string set_cookie(std::string_view name, std::string_view value, std::strin
 
 /// A positive duration written as digits and a unit: `90s`, `15m`, `12h`, `30d` (at most 10
 /// years); nullopt for anything else.
-std::optional<std::chrono::seconds> parse_duration(std::string_view text);
 
 /// `live` or `test`.
 std::string_view environment_name(auth::key_env env);

@@ -303,7 +303,7 @@ result<auth::key_env> parse_environment(std::string_view text) {
 result<std::optional<std::chrono::seconds>> parse_expires_in(std::optional<std::string> text) {
     if (!text || text->empty())
         return std::optional<std::chrono::seconds>{};
-    auto const d = pages::parse_duration(*text);
+    auto const d = auth::parse_duration(*text);
     if (!d)
         return field_error("expiresIn", "'expiresIn' must be a positive duration such as "
                                         "\"90s\", \"15m\", \"12h\" or \"30d\" (at most 10 years).");

@@ -84,35 +84,11 @@ std::optional<std::string> optional_opt(options const& o, std::string const& nam
     return it->second;
 }
 
-/// `90s`, `15m`, `12h`, `30d`: a positive whole number and a unit.
+/// `--expires-in`: the shared duration syntax (auth::parse_duration).
 std::chrono::seconds parse_duration(std::string_view text) {
-    auto const bad = usage_error{"--expires-in wants a duration like 90s, 12h or 30d"};
-    if (text.size() < 2)
-        throw bad;
-    std::int64_t unit = 0;
-    switch (text.back()) {
-    case 's':
-        unit = 1;
-        break;
-    case 'm':
-        unit = 60;
-        break;
-    case 'h':
-        unit = 3600;
-        break;
-    case 'd':
-        unit = 86400;
-        break;
-    default:
-        throw bad;
-    }
-    text.remove_suffix(1);
-    std::int64_t n = 0;
-    auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec != std::errc{} || end != text.data() + text.size() || n <= 0 ||
-        n > std::numeric_limits<std::int64_t>::max() / unit / 1000)
-        throw bad;
-    return std::chrono::seconds(n * unit);
+    if (auto d = auth::parse_duration(text))
+        return *d;
+    throw usage_error{"--expires-in wants a duration like 90s, 12h or 30d"};
 }
 
 /// `R/s` or `R`: a positive number of requests per second.

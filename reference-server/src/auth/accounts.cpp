@@ -542,4 +542,36 @@ std::unique_ptr<account_service> open_account_service(std::filesystem::path cons
     return make_account_service(open_sqlite_store(data_dir / "gateway.db"), std::move(options));
 }
 
+std::optional<std::chrono::seconds> parse_duration(std::string_view text) {
+    if (text.size() < 2 || text.size() > 10)
+        return std::nullopt;
+    std::int64_t n = 0;
+    for (char c : text.substr(0, text.size() - 1)) {
+        if (c < '0' || c > '9')
+            return std::nullopt;
+        n = n * 10 + (c - '0'); // at most 9 digits: no overflow
+    }
+    std::int64_t unit = 0;
+    switch (text.back()) {
+    case 's':
+        unit = 1;
+        break;
+    case 'm':
+        unit = 60;
+        break;
+    case 'h':
+        unit = 3600;
+        break;
+    case 'd':
+        unit = 86400;
+        break;
+    default:
+        return std::nullopt;
+    }
+    constexpr std::int64_t ten_years = 10 * 366 * 86400;
+    if (n <= 0 || n > ten_years / unit)
+        return std::nullopt;
+    return std::chrono::seconds(n * unit);
+}
+
 } // namespace gateway::server::auth

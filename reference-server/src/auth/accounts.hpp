@@ -133,6 +133,10 @@ public:
     virtual void flush_last_used() = 0;
 };
 
+/// `90s`, `15m`, `12h`, `30d`: a positive whole number and a unit, at most ten years; the one
+/// duration syntax of the settings page, the JSON account API and the admin command line.
+std::optional<std::chrono::seconds> parse_duration(std::string_view text);
+
 /// The default: SQLite at `data_dir/gateway.db`, created and migrated on open.
 /// Throws std::runtime_error when the database cannot be opened or migrated (start-up).
 std::unique_ptr<account_service> open_account_service(std::filesystem::path const& data_dir,
