@@ -52,7 +52,7 @@ namespace http = boost::beast::http;
 
 constexpr std::string_view session_cookie = "gw_session";
 constexpr std::string_view presession_cookie = "gw_csrf";
-constexpr std::int64_t presession_max_age = 2 * 3600;
+constexpr std::int64_t presession_max_age = std::int64_t{2} * 3600;
 constexpr std::size_t token_bytes = 32;
 
 /// The system clock, for the key list's `status` only (display). Expiry that matters, of

@@ -52,10 +52,10 @@ std::string request_id_for(net::request_header const& req) {
     thread_local std::mt19937_64 rng{std::random_device{}()};
     static constexpr char hex[] = "0123456789abcdef";
     std::string id(32, '0');
-    for (int half = 0; half < 2; ++half) {
+    for (std::size_t half = 0; half < 2; ++half) {
         auto bits = rng();
-        for (int i = 0; i < 16; ++i, bits >>= 4)
-            id[static_cast<std::size_t>(half * 16 + i)] = hex[bits & 0xf];
+        for (std::size_t i = 0; i < 16; ++i, bits >>= 4)
+            id[half * 16 + i] = hex[bits & 0xf];
     }
     return id;
 }

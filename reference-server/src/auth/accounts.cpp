@@ -568,7 +568,7 @@ std::optional<std::chrono::seconds> parse_duration(std::string_view text) {
     default:
         return std::nullopt;
     }
-    constexpr std::int64_t ten_years = 10 * 366 * 86400;
+    constexpr std::int64_t ten_years = std::int64_t{10} * 366 * 86400;
     if (n <= 0 || n > ten_years / unit)
         return std::nullopt;
     return std::chrono::seconds(n * unit);
