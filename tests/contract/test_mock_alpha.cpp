@@ -3,7 +3,7 @@
 #include <gateway/mocks/mock_server.hpp>
 #include <gateway/types/decimal.hpp>
 
-#include "../support/fetch.hpp"
+#include "support/mock_http.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -22,6 +22,7 @@ namespace json = boost::json;
 using gateway::mocks::mock_server;
 using gateway::mocks::upstream;
 using gateway::test::fetch;
+using gateway::test::keys;
 
 std::unique_ptr<mock_server> start_alpha() {
     return mock_server::start({upstream::alpha});
@@ -42,18 +43,7 @@ json::value info_json(mock_server const& m, std::string const& body) {
 
 /// The recorded upstream response body of a fixture under tests/fixtures/alpha.
 json::value fixture(std::string const& name) {
-    std::ifstream in(std::string(GATEWAY_FIXTURES_DIR) + "/alpha/" + name);
-    REQUIRE(in);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return json::parse(ss.str()).at("response").at("body");
-}
-
-std::set<std::string> keys(json::value const& v) {
-    std::set<std::string> out;
-    for (auto const& kv : v.as_object())
-        out.insert(std::string(kv.key()));
-    return out;
+    return gateway::test::fixture_document("alpha/" + name).at("response").at("body");
 }
 
 /// A Hyperliquid decimal string: plain notation, always with a fraction part ("30135.0").

@@ -3,7 +3,7 @@
 #include <gateway/mocks/mock_server.hpp>
 #include <gateway/types/decimal.hpp>
 
-#include "../support/fetch.hpp"
+#include "support/mock_http.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -26,35 +26,16 @@ namespace json = boost::json;
 using gateway::mocks::mock_server;
 using gateway::mocks::upstream;
 using gateway::test::fetch;
+using gateway::test::get;
+using gateway::test::get_json;
+using gateway::test::keys;
 
 std::unique_ptr<mock_server> start_gamma() {
     return mock_server::start({upstream::gamma});
 }
 
-gateway::test::raw_response get(mock_server const& m, std::string const& target) {
-    return fetch(http::verb::get, m.base_url() + target);
-}
-
-json::value get_json(mock_server const& m, std::string const& target) {
-    auto const r = get(m, target);
-    INFO(target << " -> " << r.status << " " << r.body);
-    REQUIRE(r.status == 200);
-    return json::parse(r.body);
-}
-
 json::value fixture(std::string const& name) {
-    std::ifstream in(std::string(GATEWAY_FIXTURES_DIR) + "/gamma/" + name);
-    REQUIRE(in);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return json::parse(ss.str()).at("entries").at(0).at("httpResponse");
-}
-
-std::set<std::string> keys(json::value const& v) {
-    std::set<std::string> out;
-    for (auto const& kv : v.as_object())
-        out.insert(std::string(kv.key()));
-    return out;
+    return gateway::test::fixture_document("gamma/" + name).at("entries").at(0).at("httpResponse");
 }
 
 /// A JSON-in-a-string field (gamma.md §2.1), parsed a second time.
