@@ -87,15 +87,15 @@ bool health_monitor::knows(std::string_view provider) const {
     return false;
 }
 
-health_monitor::slot& health_monitor::find(std::string_view provider) const {
+std::shared_ptr<health_monitor::slot> const& health_monitor::find(std::string_view provider) const {
     for (auto const& s : slots_)
         if (s->target.provider == provider)
-            return *s;
+            return s;
     throw std::logic_error("health_monitor: unknown provider"); // caller broke the precondition
 }
 
 probe_target const& health_monitor::target(std::string_view provider) const {
-    return find(provider).target;
+    return find(provider)->target;
 }
 
 asio::awaitable<void> health_monitor::loop(std::shared_ptr<slot> s) {
@@ -146,11 +146,7 @@ asio::awaitable<probe_outcome> health_monitor::run_probe(std::shared_ptr<slot> s
 // Coroutines take their arguments by value (STYLE "Async"): a reference could dangle.
 // cppcheck-suppress passedByValue
 asio::awaitable<probe_outcome> health_monitor::probe_now(std::string provider) {
-    auto const& found = find(provider);
-    std::shared_ptr<slot> s;
-    for (auto const& candidate : slots_)
-        if (candidate.get() == &found)
-            s = candidate;
+    auto s = find(provider);
     {
         std::lock_guard lock(s->m);
         s->in_flight = true;
@@ -200,11 +196,7 @@ asio::awaitable<probe_outcome> health_monitor::finish(pending p) {
 
 // cppcheck-suppress passedByValue
 asio::awaitable<probe_outcome> health_monitor::current(std::string provider) {
-    std::shared_ptr<slot> s;
-    for (auto const& candidate : slots_)
-        if (candidate->target.provider == provider)
-            s = candidate;
-    co_return co_await finish(begin(s, co_await asio::this_coro::executor));
+    co_return co_await finish(begin(find(provider), co_await asio::this_coro::executor));
 }
 
 asio::awaitable<std::vector<std::pair<std::string, probe_outcome>>> health_monitor::current_all() {

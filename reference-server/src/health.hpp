@@ -118,7 +118,8 @@ public:
 
 private:
     struct slot;
-    slot& find(std::string_view provider) const;
+    /// The provider's slot; throws std::logic_error for an unknown one (a caller bug).
+    std::shared_ptr<slot> const& find(std::string_view provider) const;
     boost::asio::awaitable<void> loop(std::shared_ptr<slot> s);
     boost::asio::awaitable<probe_outcome> run_probe(std::shared_ptr<slot> s);
     /// Either a fresh result, or a waiter armed with the timeout (a probe is in flight).
