@@ -1,0 +1,220 @@
+#pragma once
+// The upstream economy of CONTRACT §3: a weighted request budget per upstream (alpha: 1200
+// weight per 60 s) and a cache that serves market-data reads for a short while and lets
+// identical in-flight reads share one upstream call.
+#include <gateway/result.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/experimental/concurrent_channel.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace gateway::server {
+
+/**
+ * A sliding-window weight budget: at most `capacity` weight in any `window`. Requests are
+ * booked first come, first served at the earliest instant the window allows, so a burst is
+ * spread out instead of being refused, up to the wait a caller accepts.
+ *
+ * @par Thread safety
+ * All members may be called concurrently.
+ */
+class weight_budget {
+public:
+    using clock = std::chrono::steady_clock;
+
+    weight_budget(std::uint32_t capacity, clock::duration window);
+
+    /**
+     * Books `weight` (capped at the capacity) at the earliest instant that keeps the window
+     * within the capacity, never before an earlier booking. Returns the wait until then, or
+     * nullopt (nothing booked) when that is more than `max_wait` away.
+     */
+    std::optional<clock::duration> reserve(std::uint32_t weight, clock::time_point now,
+                                           clock::duration max_wait);
+    /// Books `weight` now, whatever the window holds (costs only learned from an answer).
+    void charge(std::uint32_t weight, clock::time_point now);
+    /// How long until `weight` could be booked without waiting (Retry-After).
+    clock::duration time_until(std::uint32_t weight, clock::time_point now) const;
+    /// Weight booked in the window ending at `now` (bookings in the future included).
+    std::uint32_t used(clock::time_point now) const;
+    std::uint32_t capacity() const noexcept { return capacity_; }
+
+private:
+    /// The earliest instant `weight` fits; call with the lock held.
+    clock::time_point earliest_locked(std::uint32_t weight, clock::time_point now) const;
+    void purge_locked(clock::time_point now);
+
+    std::uint32_t capacity_;
+    clock::duration window_;
+    mutable std::mutex m_;
+    std::deque<std::pair<clock::time_point, std::uint32_t>> booked_; // ascending times
+};
+
+/**
+ * Single-flight reads with a short cache: `get(key, ttl, fetch)` answers from a value younger
+ * than `ttl`, else joins the fetch already running for `key`, else starts `fetch`. Fetches run
+ * detached on the cache's executor, so a caller that goes away never cancels a read others wait
+ * for. Only successes are cached; an error is shared by the callers of that one flight.
+ * `ttl` 0 still coalesces concurrent identical reads (account reads: the key holds the
+ * address, so nothing is ever shared across addresses).
+ *
+ * @par Thread safety
+ * All members may be called concurrently from any executor.
+ */
+template <class T>
+class coalescing_cache {
+public:
+    using value_ptr = std::shared_ptr<result<T> const>;
+    using fetch_fn = std::function<boost::asio::awaitable<result<T>>()>;
+    using clock = std::chrono::steady_clock;
+
+    /// A fetch in progress (or done) that callers wait on.
+    class flight {
+    public:
+        /// Waits for the answer (immediately when it is there).
+        boost::asio::awaitable<value_ptr> wait();
+
+    private:
+        friend class coalescing_cache;
+        using channel =
+            boost::asio::experimental::concurrent_channel<void(boost::system::error_code)>;
+        std::mutex m_;
+        value_ptr value_;
+        std::vector<std::shared_ptr<channel>> waiters_;
+        void finish(value_ptr v);
+    };
+
+    explicit coalescing_cache(boost::asio::any_io_executor ex, std::size_t max_entries = 4096)
+        : ex_(std::move(ex))
+        , max_entries_(max_entries) {}
+
+    /// Starts (or joins, or answers from cache) the read of `key`; `wait()` on the result.
+    std::shared_ptr<flight> start(std::string const& key, std::chrono::milliseconds ttl,
+                                  fetch_fn fetch);
+    /// `start` then `wait`.
+    boost::asio::awaitable<value_ptr> get(std::string const& key, std::chrono::milliseconds ttl,
+                                          fetch_fn fetch) {
+        auto f = start(key, ttl, std::move(fetch));
+        co_return co_await f->wait();
+    }
+    /// Drops every cached value (in-flight reads finish normally).
+    void clear();
+
+private:
+    struct entry {
+        std::shared_ptr<flight> current; ///< done or in progress
+        bool done = false;
+        clock::time_point fresh_until{};
+    };
+
+    boost::asio::any_io_executor ex_;
+    std::size_t max_entries_;
+    std::mutex m_;
+    std::unordered_map<std::string, entry> entries_;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+template <class T>
+boost::asio::awaitable<typename coalescing_cache<T>::value_ptr>
+coalescing_cache<T>::flight::wait() {
+    auto const ex = co_await boost::asio::this_coro::executor;
+    std::shared_ptr<channel> ch;
+    {
+        std::lock_guard lock(m_);
+        if (value_)
+            co_return value_;
+        ch = std::make_shared<channel>(ex, 1);
+        waiters_.push_back(ch);
+    }
+    // finish() sends into the buffered channel, so a send before this receive is not lost.
+    boost::system::error_code ec;
+    auto token = boost::asio::redirect_error(boost::asio::use_awaitable, ec);
+    co_await ch->async_receive(token);
+    std::lock_guard lock(m_);
+    co_return value_;
+}
+
+template <class T>
+void coalescing_cache<T>::flight::finish(value_ptr v) {
+    std::vector<std::shared_ptr<channel>> waiters;
+    {
+        std::lock_guard lock(m_);
+        value_ = std::move(v);
+        waiters.swap(waiters_);
+    }
+    for (auto& w : waiters)
+        w->try_send(boost::system::error_code{});
+}
+
+template <class T>
+std::shared_ptr<typename coalescing_cache<T>::flight>
+coalescing_cache<T>::start(std::string const& key, std::chrono::milliseconds ttl, fetch_fn fetch) {
+    auto const now = clock::now();
+    std::shared_ptr<flight> f;
+    {
+        std::lock_guard lock(m_);
+        auto it = entries_.find(key);
+        if (it != entries_.end()) {
+            if (!it->second.done || it->second.fresh_until > now)
+                return it->second.current;
+        }
+        if (entries_.size() >= max_entries_)
+            std::erase_if(entries_, [&](auto const& kv) {
+                return kv.second.done && kv.second.fresh_until <= now;
+            });
+        f = std::make_shared<flight>();
+        entries_[key] = entry{f, false, {}};
+    }
+    boost::asio::co_spawn(
+        ex_,
+        [this, key, ttl, f, fetch = std::move(fetch)]() -> boost::asio::awaitable<void> {
+            value_ptr v;
+            try {
+                v = std::make_shared<result<T> const>(co_await fetch());
+            } catch (std::exception const&) {
+                v = std::make_shared<result<T> const>(
+                    make_error(errc::internal_error, "Internal error."));
+            }
+            {
+                std::lock_guard lock(m_);
+                auto it = entries_.find(key);
+                if (it != entries_.end() && it->second.current == f) {
+                    if (*v && ttl.count() > 0) {
+                        it->second.done = true;
+                        it->second.fresh_until = clock::now() + ttl;
+                    } else {
+                        entries_.erase(it);
+                    }
+                }
+            }
+            f->finish(std::move(v));
+        },
+        boost::asio::detached);
+    return f;
+}
+
+template <class T>
+void coalescing_cache<T>::clear() {
+    std::lock_guard lock(m_);
+    std::erase_if(entries_, [](auto const& kv) { return kv.second.done; });
+}
+
+} // namespace gateway::server
