@@ -1,5 +1,6 @@
 #include "app.hpp"
 
+#include "alpha/alpha_adapter.hpp"
 #include "health.hpp"
 #include "log.hpp"
 #include "providers.hpp"
@@ -286,6 +287,8 @@ struct gateway_app::impl {
     std::unique_ptr<auth::account_service> accounts;
     memory_rate_limiter limiter;
     std::shared_ptr<health_monitor> health;
+    std::shared_ptr<alpha::adapter> alpha_live;
+    std::shared_ptr<alpha::adapter> alpha_testnet;
     router routes;
     std::unique_ptr<services> svc; // route handlers hold a reference: lives as long as routes
     std::shared_ptr<net::http_server> server;
@@ -300,16 +303,38 @@ gateway_app::gateway_app(server_config cfg, std::function<std::int64_t()> now_ms
     ho.interval = i.cfg.probe_interval;
     ho.timeout = i.cfg.probe_timeout;
     ho.degraded_threshold = i.cfg.degraded_threshold;
-    i.health = std::make_shared<health_monitor>(i.ioc, i.transport, i.clock,
-                                                make_probe_targets(i.cfg), ho);
     auth::account_options ao;
     ao.scrypt_n = i.cfg.scrypt_n;
     ao.session_lifetime = i.cfg.session_lifetime;
     ao.now_ms = std::move(now_ms);
     i.accounts = auth::open_account_service(i.cfg.data_dir, ao);
-    i.svc = std::make_unique<services>(services{i.cfg, *i.health, i.upstream, *i.accounts});
+    auto alpha_adapter = [&i](bool testnet) {
+        auto const& up = i.cfg.providers.at("alpha");
+        alpha::adapter_options o;
+        o.name = testnet ? "alpha testnet" : "alpha";
+        // Unset (a test configuration without upstreams): calls fail as unreachable, 503.
+        o.base = net::url::parse(testnet ? up.testnet_base_url : up.base_url)
+                     .value_or(net::url{"http", "127.0.0.1", "9", ""});
+        o.timeout = i.cfg.upstream_timeout;
+        o.meta_refresh = i.cfg.meta_refresh_interval;
+        o.budget = i.cfg.alpha_budget;
+        return std::make_shared<alpha::adapter>(i.ioc.get_executor(), i.upstream, o);
+    };
+    i.alpha_live = alpha_adapter(false);
+    i.alpha_testnet = alpha_adapter(true);
+    auto targets = make_probe_targets(i.cfg);
+    for (auto& t : targets)
+        if (t.provider == "alpha")
+            t.before_send = [a = i.alpha_live.get()] {
+                a->charge(2);
+            }; // exchangeStatus
+    i.health =
+        std::make_shared<health_monitor>(i.ioc, i.transport, i.clock, std::move(targets), ho);
+    i.svc = std::make_unique<services>(
+        services{i.cfg, *i.health, i.upstream, *i.accounts, *i.alpha_live, *i.alpha_testnet});
     add_public_routes(i.routes, *i.svc);
     add_market_routes(i.routes, *i.svc);
+    add_alpha_routes(i.routes, *i.svc);
     add_account_routes(i.routes, *i.svc);
 
     net::server_options so;
@@ -343,6 +368,8 @@ net::tcp::endpoint gateway_app::start() {
     auto const ep = i.server->listen(parse_listen(i.cfg.listen));
     i.server->start();
     i.health->start();
+    i.alpha_live->start();
+    i.alpha_testnet->start();
     for (unsigned n = 0; n < i.cfg.threads; ++n)
         i.threads.emplace_back([&i] { i.ioc.run(); });
     log::info("msg=\"listening\" address=" + ep.address().to_string() + ":" +
@@ -356,6 +383,8 @@ void gateway_app::stop() {
         return;
     i.server->stop();
     i.health->stop();
+    i.alpha_live->stop();
+    i.alpha_testnet->stop();
     i.upstream.clear_pool();
     i.accounts->flush_last_used();
 }

@@ -79,6 +79,28 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_ms(c.degraded_threshold, v);
              }},
+            {"market-cache-ms", "GATEWAY_MARKET_CACHE_MS", "upstream.marketCacheMs",
+             "how long a market-data read (prices, trades, candles, orderbook) is served from "
+             "cache",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.market_cache_ttl, v);
+             }},
+            {"meta-refresh-ms", "GATEWAY_META_REFRESH_MS", "upstream.metaRefreshMs",
+             "interval between background refreshes of each upstream's market list",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.meta_refresh_interval, v);
+             }},
+            {"alpha-budget", "GATEWAY_ALPHA_BUDGET", "upstream.alphaBudget",
+             "alpha upstream request weight the gateway spends per 60 s (the upstream allows 1200 "
+             "per IP)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 unsigned long const n = std::strtoul(v.c_str(), &end, 10);
+                 if (v.empty() || *end != '\0' || n < 100 || n > 1000000)
+                     return "must be a whole number 100..1000000";
+                 c.alpha_budget = static_cast<std::uint32_t>(n);
+                 return std::nullopt;
+             }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {

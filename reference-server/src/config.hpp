@@ -35,6 +35,12 @@ struct server_config {
     std::chrono::milliseconds probe_timeout{5000};
     std::chrono::milliseconds probe_interval{10000};
     std::chrono::milliseconds degraded_threshold{3000};
+    /// CONTRACT §3: market-data reads are served from a short-lived cache.
+    std::chrono::milliseconds market_cache_ttl{500};
+    /// Markets (names, asset ids, size decimals, max leverage) are re-learned this often.
+    std::chrono::milliseconds meta_refresh_interval{300000};
+    /// Weight per 60 s the gateway spends on the alpha upstream (alpha.md §8: 1200 per IP).
+    std::uint32_t alpha_budget = 1200;
     /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).
     double key_rate_per_second = 20;
     double key_burst = 40;

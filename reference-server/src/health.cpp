@@ -35,6 +35,8 @@ struct health_monitor::slot {
 
 asio::awaitable<boost::system::result<net::http_response, net::fetch_error>>
 http_probe_transport::send(probe_target const& target, milliseconds timeout) {
+    if (target.before_send)
+        target.before_send();
     net::http_request req{target.method, target.path, 11};
     if (!target.body.empty()) {
         req.set(http::field::content_type, "application/json");

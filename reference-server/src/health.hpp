@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,9 @@ struct probe_target {
     std::string path;         ///< under `base`
     std::string body;         ///< JSON body for POST probes
     std::string check_method; ///< human text for `checkMethod`
+    /// Called before each probe is sent: the provider's adapter charges the probe's weight to
+    /// its upstream budget (CONTRACT §3), since the upstream counts it too.
+    std::function<void()> before_send;
 };
 
 struct probe_outcome {

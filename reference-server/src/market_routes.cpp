@@ -1,5 +1,7 @@
-// Market data routes. So far: prices (spec 2.9, 4.2, 4.3; CONTRACT §1: perps symbols only),
-// under /v1/ and /v1/testnet/ (CONTRACT §7).
+// Market data routes shared by the perps providers: prices (spec 2.9, 4.2, 4.3; CONTRACT §1:
+// perps symbols only), under /v1/ and /v1/testnet/ (CONTRACT §7). alpha's own reads live in
+// alpha_routes.cpp.
+#include "alpha_routes.hpp"
 #include "providers.hpp"
 #include "services.hpp"
 #include "upstream.hpp"
@@ -12,11 +14,8 @@
 
 namespace gateway::server {
 
-namespace {
-
 namespace http = boost::beast::http;
 
-/// The provider a vertical route names, if it has that vertical (and a testnet when asked).
 result<provider_info const*> provider_for(request_context const& ctx, vertical v) {
     auto const& id = ctx.param("provider");
     auto const* info = find_provider(id);
@@ -31,29 +30,11 @@ result<provider_info const*> provider_for(request_context const& ctx, vertical v
     return info;
 }
 
+namespace {
+
 net::url base_of(services const& s, std::string const& provider, bool testnet) {
     auto const& up = s.config.providers.at(provider);
     return *net::url::parse(testnet ? up.testnet_base_url : up.base_url);
-}
-
-/// alpha `allMids` -> perps prices: spot keys (`@N`, `BASE/QUOTE`) are not perps.
-result<price_map> alpha_prices(boost::json::value const& body) {
-    auto const* obj = body.if_object();
-    if (!obj)
-        return make_error(errc::upstream_error, "The alpha upstream answered an unexpected shape.");
-    price_map out;
-    for (auto const& kv : *obj) {
-        std::string_view const sym = kv.key();
-        if (sym.empty() || sym.front() == '@' || sym.find('/') != std::string_view::npos)
-            continue;
-        auto d = decimal::from_json_lenient(kv.value());
-        if (!d)
-            return make_error(errc::upstream_error,
-                              "The alpha upstream answered an unparseable price for " +
-                                  std::string(sym) + ".");
-        out.emplace(std::string(sym), std::move(*d));
-    }
-    return out;
 }
 
 /// beta `ticker/price` -> prices keyed by base asset (BTCUSDT -> BTC).
@@ -93,16 +74,7 @@ boost::asio::awaitable<result<reply>> prices(services& s, request_context& ctx) 
     req.timeout = s.config.upstream_timeout;
     result<price_map> mapped = make_error(errc::internal_error, "Internal error.");
     if (id == "alpha") {
-        boost::json::object body{{"type", "allMids"}};
-        if (auto dex = ctx.query_param("dex"); dex && !dex->empty())
-            body["dex"] = *dex;
-        req.method = http::verb::post;
-        req.target = "/info";
-        req.body = boost::json::serialize(body);
-        auto answer = co_await call_upstream_json(s.upstream, req);
-        if (!answer)
-            co_return answer.error();
-        mapped = alpha_prices(*answer);
+        mapped = co_await alpha_prices(s, ctx);
     } else {
         req.target = "/fapi/v3/ticker/price";
         auto answer = co_await call_upstream_json(s.upstream, req);

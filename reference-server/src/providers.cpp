@@ -60,15 +60,29 @@ std::vector<probe_target> make_probe_targets(server_config const& cfg) {
     };
     std::vector<probe_target> out;
     auto const& alpha = cfg.providers.at("alpha");
-    out.push_back({"alpha", url_of("alpha", alpha.base_url), boost::beast::http::verb::post,
-                   "/info", R"({"type":"exchangeStatus"})",
-                   "POST /info {\"type\":\"exchangeStatus\"} (exchange status, weight 2)"});
+    out.push_back({"alpha",
+                   url_of("alpha", alpha.base_url),
+                   boost::beast::http::verb::post,
+                   "/info",
+                   R"({"type":"exchangeStatus"})",
+                   "POST /info {\"type\":\"exchangeStatus\"} (exchange status, weight 2)",
+                   {}});
     auto const& beta = cfg.providers.at("beta");
-    out.push_back({"beta", url_of("beta", beta.base_url), boost::beast::http::verb::get,
-                   "/fapi/v3/ping", "", "GET /fapi/v3/ping (futures REST connectivity, weight 1)"});
+    out.push_back({"beta",
+                   url_of("beta", beta.base_url),
+                   boost::beast::http::verb::get,
+                   "/fapi/v3/ping",
+                   "",
+                   "GET /fapi/v3/ping (futures REST connectivity, weight 1)",
+                   {}});
     auto const& gamma = cfg.providers.at("gamma");
-    out.push_back({"gamma", url_of("gamma", gamma.clob_base_url), boost::beast::http::verb::get,
-                   "/", "", "GET / on the order-book (CLOB) API (liveness, answers \"OK\")"});
+    out.push_back({"gamma",
+                   url_of("gamma", gamma.clob_base_url),
+                   boost::beast::http::verb::get,
+                   "/",
+                   "",
+                   "GET / on the order-book (CLOB) API (liveness, answers \"OK\")",
+                   {}});
     return out;
 }
 

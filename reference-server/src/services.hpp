@@ -5,10 +5,15 @@
 #include "auth/accounts.hpp"
 #include "config.hpp"
 #include "health.hpp"
+#include "providers.hpp"
 
 #include <gateway/net/http_client.hpp>
 
 namespace gateway::server {
+
+namespace alpha {
+class adapter;
+}
 
 using router = basic_router<route_handler>;
 
@@ -17,7 +22,15 @@ struct services {
     health_monitor& health;
     net::http_client& upstream;
     auth::account_service& accounts;
+    alpha::adapter& alpha_live;
+    alpha::adapter& alpha_testnet;
+
+    alpha::adapter& alpha(bool testnet) const { return testnet ? alpha_testnet : alpha_live; }
 };
+
+/// The provider a vertical route names, if it has that vertical (and a testnet when the path
+/// is under /v1/testnet/). @par Errors PROVIDER_NOT_FOUND.
+result<provider_info const*> provider_for(request_context const& ctx, vertical v);
 
 /// spec 4.1: providers and health.
 void add_public_routes(router& r, services& s);
@@ -29,6 +42,10 @@ void add_vertical_route(router& r, boost::beast::http::verb method, std::string 
 
 /// Market data: prices (more with the provider issues).
 void add_market_routes(router& r, services& s);
+
+/// Provider alpha's reads (spec 4.2, 4.4, 4.5; CONTRACT §4): account, positions, orders, fills,
+/// trades, candles, orderbook, spot balances, rwas dexes.
+void add_alpha_routes(router& r, services& s);
 
 /// Spec 5.1 / CONTRACT §9: the settings pages (`/account...`, HTML) and the JSON account API
 /// (`/v1/account/...`, session cookie + X-CSRF-Token).

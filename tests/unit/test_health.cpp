@@ -69,7 +69,8 @@ TEST_CASE("a probe's latency comes from the injected clock and decides the statu
                    boost::beast::http::verb::post,
                    "/info",
                    "{}",
-                   "POST /info"};
+                   "POST /info",
+                   {}};
     auto monitor = std::make_shared<health_monitor>(
         ioc, transport, clock, std::vector<probe_target>{t},
         health_options{seconds(10), seconds(5), milliseconds(3000)});

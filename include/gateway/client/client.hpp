@@ -25,9 +25,11 @@
  */
 #include <gateway/net/http_client.hpp>
 #include <gateway/result.hpp>
+#include <gateway/types/account.hpp>
 #include <gateway/types/health.hpp>
 #include <gateway/types/market.hpp>
 #include <gateway/types/provider.hpp>
+#include <gateway/types/rwas.hpp>
 #include <gateway/validate/validate.hpp>
 
 #include <boost/json/value.hpp>
@@ -83,6 +85,52 @@ public:
     result<price_map> prices(std::string_view provider,
                              std::optional<std::string> const& dex = std::nullopt) const;
 
+    // ---- perps reads (API key; spec 4.2, 4.3, CONTRACT §4) ---------------------------------
+    // Every read below may also fail with INVALID_API_KEY, TESTNET_KEY_ONLY, RATE_LIMITED,
+    // PROVIDER_NOT_FOUND, UPSTREAM_ERROR, PROVIDER_UNAVAILABLE and UPSTREAM_TIMEOUT. An
+    // `address` is `0x` + 40 hex digits of any case, checked before anything is sent.
+
+    /// `GET /v1/perps/{provider}/account/{address}`: the account summary (spec 2.5).
+    /// @par Errors VALIDATION_ERROR (`address`).
+    result<account_summary> account(std::string_view provider, std::string_view address) const;
+    /// `GET /v1/perps/{provider}/account/{address}/positions` (spec 2.6), every perp dex.
+    /// @par Errors VALIDATION_ERROR (`address`).
+    result<std::vector<position>> positions(std::string_view provider,
+                                            std::string_view address) const;
+    /// `GET /v1/perps/{provider}/account/{address}/orders`: open orders, newest first.
+    /// @par Errors VALIDATION_ERROR (`address`).
+    result<std::vector<open_order>> open_orders(std::string_view provider,
+                                                std::string_view address) const;
+    /// `GET /v1/perps/{provider}/account/{address}/fills`: newest first, `limit` default 100.
+    /// @par Errors VALIDATION_ERROR (`address`, `startTime`, `endTime`, `limit`).
+    result<std::vector<fill>> fills(std::string_view provider, std::string_view address,
+                                    fills_params const& params = {}) const;
+    /// `GET /v1/perps/{provider}/markets/{symbol}/trades`: newest first, `limit` default 50.
+    /// @par Errors VALIDATION_ERROR (`limit`), MARKET_NOT_FOUND.
+    result<std::vector<trade>> trades(std::string_view provider, std::string_view symbol,
+                                      trades_params const& params = {}) const;
+    /// `GET /v1/perps/{provider}/markets/{symbol}/candles`: oldest first; `interval` required.
+    /// @par Errors VALIDATION_ERROR (`interval`, `startTime`, `endTime`), MARKET_NOT_FOUND.
+    result<std::vector<candle>> candles(std::string_view provider, std::string_view symbol,
+                                        candles_params const& params) const;
+    /// `GET /v1/perps/{provider}/markets/{symbol}/orderbook`: `depth` default 20.
+    /// @par Errors VALIDATION_ERROR (`depth`), MARKET_NOT_FOUND.
+    result<gateway::orderbook> orderbook(std::string_view provider, std::string_view symbol,
+                                         orderbook_params const& params = {}) const;
+
+    // ---- spot and rwas reads (API key; spec 4.4, 4.5) ------------------------------------
+    /// `GET /v1/spot/{provider}/balances/{address}` (spec 2.11).
+    /// @par Errors VALIDATION_ERROR (`address`).
+    result<std::vector<spot_balance>> spot_balances(std::string_view provider,
+                                                    std::string_view address) const;
+    /// `GET /v1/rwas/{provider}/dexes` (spec 2.12).
+    result<std::vector<gateway::dex>> dexes(std::string_view provider) const;
+    /// `GET /v1/rwas/{provider}/dexes/{dex}`: the dex and its markets (CONTRACT §4).
+    /// @par Errors DEX_NOT_FOUND.
+    result<dex_detail> dex(std::string_view provider, std::string_view name) const;
+    /// `GET /v1/rwas/{provider}/dexes/{dex}/status` (CONTRACT §4). @par Errors DEX_NOT_FOUND.
+    result<gateway::dex_status> dex_status(std::string_view provider, std::string_view name) const;
+
     // ---- escape hatch --------------------------------------------------------------------
     /**
      * Any call: `path` is already encoded (use `encode_segment` for parameters). Returns the
@@ -103,6 +151,11 @@ private:
     std::string vertical_path(std::string const& path) const;
     template <class T, class Parse>
     result<T> get_as(std::string path, query_params const& query, Parse parse) const;
+    template <class T, class Parse>
+    result<std::vector<T>> get_list(std::string path, query_params const& query, Parse parse,
+                                    std::string_view what) const;
+    /// `/{vertical}/{provider}/...{address}...`: the address checked first.
+    static result<std::string> address_segment(std::string_view address);
 
     std::shared_ptr<state> s_;
 };

@@ -133,6 +133,128 @@ result<T> client::get_as(std::string path, query_params const& query, Parse pars
     return std::move(*typed);
 }
 
+template <class T, class Parse>
+result<std::vector<T>> client::get_list(std::string path, query_params const& query, Parse parse,
+                                        std::string_view what) const {
+    return get_as<std::vector<T>>(
+        std::move(path), query,
+        [&](boost::json::value const& v, strictness m) { return parse_list(v, m, parse, what); });
+}
+
+GATEWAY_DECL result<std::string> client::address_segment(std::string_view address) {
+    auto a = gateway::address::parse(address, "address");
+    if (!a)
+        return a.error();
+    return a->str();
+}
+
+GATEWAY_DECL result<account_summary> client::account(std::string_view provider,
+                                                     std::string_view address) const {
+    auto a = address_segment(address);
+    if (!a)
+        return a.error();
+    return get_as<account_summary>(
+        vertical_path("/perps/" + encode_segment(provider) + "/account/" + *a), {},
+        [](auto const& v, strictness m) { return parse_account_summary(v, m); });
+}
+
+GATEWAY_DECL result<std::vector<position>> client::positions(std::string_view provider,
+                                                             std::string_view address) const {
+    auto a = address_segment(address);
+    if (!a)
+        return a.error();
+    return get_list<position>(
+        vertical_path("/perps/" + encode_segment(provider) + "/account/" + *a + "/positions"), {},
+        [](auto const& v, strictness m) { return parse_position(v, m); }, "positions");
+}
+
+GATEWAY_DECL result<std::vector<open_order>> client::open_orders(std::string_view provider,
+                                                                 std::string_view address) const {
+    auto a = address_segment(address);
+    if (!a)
+        return a.error();
+    return get_list<open_order>(
+        vertical_path("/perps/" + encode_segment(provider) + "/account/" + *a + "/orders"), {},
+        [](auto const& v, strictness m) { return parse_open_order(v, m); }, "orders");
+}
+
+GATEWAY_DECL result<std::vector<fill>> client::fills(std::string_view provider,
+                                                     std::string_view address,
+                                                     fills_params const& params) const {
+    auto a = address_segment(address);
+    if (!a)
+        return a.error();
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_list<fill>(
+        vertical_path("/perps/" + encode_segment(provider) + "/account/" + *a + "/fills"),
+        params.to_query(), [](auto const& v, strictness m) { return parse_fill(v, m); }, "fills");
+}
+
+GATEWAY_DECL result<std::vector<trade>> client::trades(std::string_view provider,
+                                                       std::string_view symbol,
+                                                       trades_params const& params) const {
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_list<trade>(
+        vertical_path("/perps/" + encode_segment(provider) + "/markets/" + encode_segment(symbol) +
+                      "/trades"),
+        params.to_query(), [](auto const& v, strictness m) { return parse_trade(v, m); }, "trades");
+}
+
+GATEWAY_DECL result<std::vector<candle>> client::candles(std::string_view provider,
+                                                         std::string_view symbol,
+                                                         candles_params const& params) const {
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_list<candle>(
+        vertical_path("/perps/" + encode_segment(provider) + "/markets/" + encode_segment(symbol) +
+                      "/candles"),
+        params.to_query(), [](auto const& v, strictness m) { return parse_candle(v, m); },
+        "candles");
+}
+
+GATEWAY_DECL result<orderbook> client::orderbook(std::string_view provider, std::string_view symbol,
+                                                 orderbook_params const& params) const {
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_as<gateway::orderbook>(
+        vertical_path("/perps/" + encode_segment(provider) + "/markets/" + encode_segment(symbol) +
+                      "/orderbook"),
+        params.to_query(), [](auto const& v, strictness m) { return parse_orderbook(v, m); });
+}
+
+GATEWAY_DECL result<std::vector<spot_balance>>
+client::spot_balances(std::string_view provider, std::string_view address) const {
+    auto a = address_segment(address);
+    if (!a)
+        return a.error();
+    return get_list<spot_balance>(
+        vertical_path("/spot/" + encode_segment(provider) + "/balances/" + *a), {},
+        [](auto const& v, strictness m) { return parse_spot_balance(v, m); }, "balances");
+}
+
+GATEWAY_DECL result<std::vector<dex>> client::dexes(std::string_view provider) const {
+    return get_list<gateway::dex>(
+        vertical_path("/rwas/" + encode_segment(provider) + "/dexes"), {},
+        [](auto const& v, strictness m) { return parse_dex(v, m); }, "dexes");
+}
+
+GATEWAY_DECL result<dex_detail> client::dex(std::string_view provider,
+                                            std::string_view name) const {
+    return get_as<dex_detail>(
+        vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name)), {},
+        [](auto const& v, strictness m) { return parse_dex_detail(v, m); });
+}
+
+GATEWAY_DECL result<gateway::dex_status> client::dex_status(std::string_view provider,
+                                                            std::string_view name) const {
+    return get_as<gateway::dex_status>(
+        vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name) +
+                      "/status"),
+        {}, [](auto const& v, strictness m) { return parse_dex_status(v, m); });
+}
+
 GATEWAY_DECL std::string client::vertical_path(std::string const& path) const {
     return (s_->options.testnet ? "/v1/testnet" : "/v1") + path;
 }
