@@ -23,6 +23,7 @@
 
 // Request rules and read parameters shared by client and server.
 #include <gateway/validate/validate.hpp>
+#include <gateway/sign/sign.hpp>
 
 // The synchronous client and its transport (these bring in Beast, Asio and OpenSSL).
 #include <gateway/client/client.hpp>
