@@ -6,6 +6,7 @@
  * These are the only SDK headers that include crypto++, libsecp256k1 and OpenSSL's HMAC.
  */
 #include <gateway/sign/alpha.hpp>
+#include <gateway/sign/alpha_orders.hpp>
 #include <gateway/sign/eip712.hpp>
 #include <gateway/sign/hmac.hpp>
 #include <gateway/sign/keccak.hpp>
