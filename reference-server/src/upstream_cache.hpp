@@ -10,6 +10,7 @@
 #include <boost/asio/detached.hpp>
 #include <boost/asio/experimental/concurrent_channel.hpp>
 #include <boost/asio/redirect_error.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
@@ -118,6 +119,12 @@ public:
     void clear();
 
 private:
+    /// The detached fetch. A static coroutine with by-value parameters: GCC 12 mishandles
+    /// lambda coroutines with captures (they were destroyed twice).
+    static boost::asio::awaitable<void> run_flight(coalescing_cache* self, std::string key,
+                                                   std::chrono::milliseconds ttl,
+                                                   std::shared_ptr<flight> f, fetch_fn fetch);
+
     struct entry {
         std::shared_ptr<flight> current; ///< done or in progress
         bool done = false;
@@ -183,32 +190,39 @@ coalescing_cache<T>::start(std::string const& key, std::chrono::milliseconds ttl
         f = std::make_shared<flight>();
         entries_[key] = entry{f, false, {}};
     }
-    boost::asio::co_spawn(
-        ex_,
-        [this, key, ttl, f, fetch = std::move(fetch)]() -> boost::asio::awaitable<void> {
-            value_ptr v;
-            try {
-                v = std::make_shared<result<T> const>(co_await fetch());
-            } catch (std::exception const&) {
-                v = std::make_shared<result<T> const>(
-                    make_error(errc::internal_error, "Internal error."));
-            }
-            {
-                std::lock_guard lock(m_);
-                auto it = entries_.find(key);
-                if (it != entries_.end() && it->second.current == f) {
-                    if (*v && ttl.count() > 0) {
-                        it->second.done = true;
-                        it->second.fresh_until = clock::now() + ttl;
-                    } else {
-                        entries_.erase(it);
-                    }
-                }
-            }
-            f->finish(std::move(v));
-        },
-        boost::asio::detached);
+    // Each flight on its own strand: the HTTP client's handlers (read, deadline) must not run
+    // concurrently, and the cache's executor may be a multi-threaded io_context.
+    boost::asio::co_spawn(boost::asio::make_strand(ex_),
+                          run_flight(this, key, ttl, f, std::move(fetch)), boost::asio::detached);
     return f;
+}
+
+template <class T>
+// cppcheck-suppress passedByValue ; coroutine parameters are copied into the frame on purpose
+boost::asio::awaitable<void>
+coalescing_cache<T>::run_flight(coalescing_cache* self, std::string key,
+                                std::chrono::milliseconds ttl, std::shared_ptr<flight> f,
+                                fetch_fn fetch) {
+    value_ptr v;
+    try {
+        auto answer = co_await fetch();
+        v = std::make_shared<result<T> const>(std::move(answer));
+    } catch (std::exception const&) {
+        v = std::make_shared<result<T> const>(make_error(errc::internal_error, "Internal error."));
+    }
+    {
+        std::lock_guard lock(self->m_);
+        auto it = self->entries_.find(key);
+        if (it != self->entries_.end() && it->second.current == f) {
+            if (*v && ttl.count() > 0) {
+                it->second.done = true;
+                it->second.fresh_until = clock::now() + ttl;
+            } else {
+                self->entries_.erase(it);
+            }
+        }
+    }
+    f->finish(std::move(v));
 }
 
 template <class T>

@@ -89,7 +89,8 @@ TEST_CASE("the public endpoints and unknown routes need no key", "[contract][aut
 }
 
 TEST_CASE("a test key reaches only /v1/testnet/; a live key reaches both", "[contract][auth]") {
-    test::test_gateway gw;
+    // No market-data cache: each read below must reach the upstream it names.
+    test::test_gateway gw([](server::server_config& cfg) { cfg.market_cache_ttl = {}; });
     auto const test_key = gw.create_key(key_env::test);
     auto const live_key = gw.create_key(key_env::live);
 
@@ -188,7 +189,8 @@ TEST_CASE("last-used times are recorded in batches, not per request", "[contract
 }
 
 TEST_CASE("prices map perps symbols to plain decimal strings", "[contract][prices]") {
-    test::test_gateway gw;
+    // No market-data cache: each read below must reach the upstream it names.
+    test::test_gateway gw([](server::server_config& cfg) { cfg.market_cache_ttl = {}; });
     auto const key = gw.create_key();
     auto c = gw.client_with(key);
     SECTION("alpha main dex: perps only, no spot pairs") {

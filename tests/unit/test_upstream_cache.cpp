@@ -88,6 +88,7 @@ TEST_CASE("coalescing_cache: one fetch for concurrent identical keys, TTL, error
           "[unit][upstream]") {
     asio::io_context ioc;
     coalescing_cache<int> cache(ioc.get_executor());
+    std::string const key = "k";
     std::atomic<int> fetches{0};
     // A fetch that takes a little while, so the readers overlap it.
     auto slow = [&](int value) {
@@ -104,7 +105,7 @@ TEST_CASE("coalescing_cache: one fetch for concurrent identical keys, TTL, error
         run(ioc, [&]() -> asio::awaitable<void> {
             std::vector<std::shared_ptr<coalescing_cache<int>::flight>> flights;
             for (int i = 0; i < 5; ++i)
-                flights.push_back(cache.start("k", 0ms, slow(7)));
+                flights.push_back(cache.start(key, 0ms, slow(7)));
             for (auto& f : flights) {
                 auto v = co_await f->wait();
                 seen.push_back(**v);
@@ -113,17 +114,23 @@ TEST_CASE("coalescing_cache: one fetch for concurrent identical keys, TTL, error
         CHECK(fetches == 1);
         CHECK(seen == std::vector<int>(5, 7));
         // TTL 0: the next read fetches again.
-        run(ioc, [&]() -> asio::awaitable<void> { co_await cache.get("k", 0ms, slow(8)); });
+        run(ioc, [&]() -> asio::awaitable<void> {
+            // Named arguments: no temporaries inside a co_await expression (GCC 12).
+            coalescing_cache<int>::fetch_fn f = slow(8);
+            co_await cache.get(key, 0ms, f);
+        });
         CHECK(fetches == 2);
     }
 
     SECTION("a value is served from cache within its TTL; other keys fetch") {
         int got = 0;
         run(ioc, [&]() -> asio::awaitable<void> {
-            co_await cache.get("k", 60s, slow(1));
-            auto v = co_await cache.get("k", 60s, slow(2));
+            coalescing_cache<int>::fetch_fn f1 = slow(1), f2 = slow(2), f3 = slow(3);
+            std::string const other = "other";
+            co_await cache.get(key, 60s, f1);
+            auto v = co_await cache.get(key, 60s, f2);
             got = **v;
-            co_await cache.get("other", 60s, slow(3));
+            co_await cache.get(other, 60s, f3);
         });
         CHECK(got == 1);
         CHECK(fetches == 2);
@@ -138,11 +145,12 @@ TEST_CASE("coalescing_cache: one fetch for concurrent identical keys, TTL, error
         };
         int errors = 0;
         run(ioc, [&]() -> asio::awaitable<void> {
-            auto a = cache.start("k", 60s, failing);
-            auto b = cache.start("k", 60s, failing);
+            auto a = cache.start(key, 60s, failing);
+            auto b = cache.start(key, 60s, failing);
             errors += !*co_await a->wait();
             errors += !*co_await b->wait();
-            auto c = co_await cache.get("k", 60s, slow(5));
+            coalescing_cache<int>::fetch_fn f5 = slow(5);
+            auto c = co_await cache.get(key, 60s, f5);
             CHECK(**c == 5);
         });
         CHECK(errors == 2);
@@ -164,7 +172,9 @@ TEST_CASE("coalescing_cache: waiters on other threads are all woken", "[unit][up
         asio::co_spawn(
             asio::make_strand(pool),
             [&]() -> asio::awaitable<void> {
-                auto v = co_await cache.get("k", 0ms, fetch);
+                std::string const key = "k";
+                coalescing_cache<int>::fetch_fn f = fetch;
+                auto v = co_await cache.get(key, 0ms, f);
                 if (*v && **v == 42)
                     ++answered;
             },

@@ -51,11 +51,27 @@ adapter::adapter(asio::any_io_executor ex, net::http_client& http, adapter_optio
     , strand_(asio::make_strand(ex))
     , timer_(strand_) {}
 
+// Coroutines here are static functions with by-value parameters, never lambdas with captures:
+// GCC 12 destroys a capturing lambda coroutine's captures twice.
+// cppcheck-suppress passedByValue
+asio::awaitable<void> adapter::run_refresh(std::shared_ptr<adapter> self) {
+    co_await self->refresh_loop();
+}
+
+// cppcheck-suppress passedByValue
+asio::awaitable<result<adapter::universe_ptr>>
+adapter::load_and_install(std::shared_ptr<adapter> self) {
+    auto u = co_await self->load_universe();
+    if (!u)
+        co_return u.error();
+    auto ptr = std::make_shared<universe const>(std::move(*u));
+    std::lock_guard lock(self->m_);
+    self->universe_ = ptr;
+    co_return ptr;
+}
+
 void adapter::start() {
-    asio::co_spawn(
-        strand_,
-        [self = shared_from_this()]() -> asio::awaitable<void> { co_await self->refresh_loop(); },
-        asio::detached);
+    asio::co_spawn(strand_, run_refresh(shared_from_this()), asio::detached);
 }
 
 void adapter::stop() {
@@ -176,17 +192,13 @@ asio::awaitable<result<universe>> adapter::load_universe() {
 
 asio::awaitable<result<adapter::universe_ptr>> adapter::reload() {
     // One load at a time, shared by the refresh loop and requests arriving before the first.
-    auto const loaded = co_await universe_load_.get(
-        "universe", std::chrono::milliseconds(0),
-        [self = shared_from_this()]() -> asio::awaitable<result<universe_ptr>> {
-            auto u = co_await self->load_universe();
-            if (!u)
-                co_return u.error();
-            auto ptr = std::make_shared<universe const>(std::move(*u));
-            std::lock_guard lock(self->m_);
-            self->universe_ = ptr;
-            co_return ptr;
-        });
+    // Named, not temporaries: GCC 12 destroys temporaries inside a co_await expression twice
+    // (here a captured shared_ptr, which freed the adapter early).
+    std::string const key = "universe";
+    coalescing_cache<universe_ptr>::fetch_fn load = [self = shared_from_this()] {
+        return load_and_install(self);
+    };
+    auto const loaded = co_await universe_load_.get(key, std::chrono::milliseconds(0), load);
     if (!*loaded)
         co_return loaded->error();
     co_return **loaded;

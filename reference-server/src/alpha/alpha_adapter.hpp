@@ -85,6 +85,9 @@ private:
     /// Learns the universe again (coalesced) and installs it.
     boost::asio::awaitable<result<universe_ptr>> reload();
     boost::asio::awaitable<void> refresh_loop();
+    static boost::asio::awaitable<void> run_refresh(std::shared_ptr<adapter> self);
+    static boost::asio::awaitable<result<universe_ptr>>
+    load_and_install(std::shared_ptr<adapter> self);
 
     boost::asio::any_io_executor ex_;
     net::http_client& http_;
