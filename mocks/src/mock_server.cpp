@@ -45,7 +45,8 @@ std::shared_ptr<mock_core> make_core(mock_options const& o) {
     switch (o.kind) {
     case upstream::alpha:
         return std::make_shared<mock_core>(
-            std::make_unique<market_state>(o.seed, alpha::market_specs(), now),
+            std::make_unique<market_state>(o.seed, alpha::market_specs(), now,
+                                           alpha::initial_trades),
             [&](market_state& m) { return alpha::make_router(m, o); });
     case upstream::beta:
         return std::make_shared<mock_core>(

@@ -1,5 +1,6 @@
 // Contract tests of the alpha mock (Hyperliquid info API, upstreams/alpha.md §2-3, §8): exact
-// shapes of every /info type it serves, compared with the recorded upstream fixtures.
+// shapes of every /info type it serves, compared with the recorded upstream fixtures, and the
+// account state seeded through the mock control API (CONTRACT §10, mocks/README.md).
 #include <gateway/mocks/mock_server.hpp>
 #include <gateway/types/decimal.hpp>
 
@@ -10,6 +11,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -371,4 +373,766 @@ TEST_CASE("alpha mock: addresses of a started mock", "[contract][mock][alpha]") 
     CHECK(m->base_url() == "http://127.0.0.1:" + std::to_string(m->port()));
     CHECK(m->ws_url() == "ws://127.0.0.1:" + std::to_string(m->port()) + "/ws");
     CHECK(m->kind() == upstream::alpha);
+}
+
+// =============================================================================================
+// Accounts (ledger), candles, weights
+
+namespace {
+
+constexpr char const* trader = "0x1111111111111111111111111111111111111111";
+constexpr char const* nobody = "0x2222222222222222222222222222222222222222";
+constexpr char const* agent = "0x3333333333333333333333333333333333333333";
+
+// Recorded upstream bodies (one element each), copied from the shared fixtures
+// (/work/shared/fixtures/alpha, see tests/fixtures/alpha/README.md). The SDK cassettes carry the
+// real wire types; the ccxt captures carry the newest field sets but store some numbers as
+// strings, so they are used for key names only.
+constexpr char const* cassette_clearinghouse =
+    R"({"assetPositions":[{"position":{"coin":"BTC","entryPx":"26951.0","leverage":{"type":"cross","value":20},"liquidationPx":"173198.69592357","marginUsed":"10.582271","maxTradeSzs":["0.76534","0.74964"],"positionValue":"211.64542","returnOnEquity":"-0.00756643","szi":"-0.00785","unrealizedPnl":"-0.08007"},"type":"oneWay"}],"crossMarginSummary":{"accountValue":"1182.312496","totalMarginUsed":"171.740766","totalNtlPos":"3434.815334","totalRawUsd":"86.549602"},"marginSummary":{"accountValue":"1182.312496","totalMarginUsed":"171.740766","totalNtlPos":"3434.815334","totalRawUsd":"86.549602"},"withdrawable":"1010.57173"})";
+constexpr char const* ccxt_clearinghouse_isolated =
+    R"({"marginSummary":{"accountValue":"76.206517","totalNtlPos":"192.58","totalRawUsd":"268.786517","totalMarginUsed":"18.564417"},"crossMarginSummary":{"accountValue":"57.6421","totalNtlPos":"0.0","totalRawUsd":"57.6421","totalMarginUsed":"0.0"},"crossMaintenanceMarginUsed":"0.0","withdrawable":"57.6421","assetPositions":[{"type":"oneWay","position":{"coin":"HYPE","szi":"-4.0","leverage":{"type":"isolated","value":"10","rawUsd":"211.144417"},"entryPx":"47.9932","positionValue":"192.58","unrealizedPnl":"-0.6071","returnOnEquity":"-0.0316242553","liquidationPx":"50.2724802381","marginUsed":"18.564417","maxLeverage":"10","cumFunding":{"allTime":"0.0","sinceOpen":"0.0","sinceChange":"0.0"}}}],"time":"1761803589961"})";
+constexpr char const* ccxt_clearinghouse_cross =
+    R"({"marginSummary":{"accountValue":"11524.216934","totalNtlPos":"3888.18","totalRawUsd":"7773.996934","totalMarginUsed":"194.409"},"crossMarginSummary":{"accountValue":"11524.216934","totalNtlPos":"3888.18","totalRawUsd":"7773.996934","totalMarginUsed":"194.409"},"crossMaintenanceMarginUsed":"38.8818","withdrawable":"11292.922399","assetPositions":[{"type":"oneWay","position":{"coin":"SOL","szi":"-0.5","leverage":{"type":"cross","value":"20"},"entryPx":"138.76","positionValue":"68.98","unrealizedPnl":"0.4","returnOnEquity":"0.115307","liquidationPx":"22881.19788911","marginUsed":"3.449","maxLeverage":"50","cumFunding":{"allTime":"-92.116334","sinceOpen":"0.0","sinceChange":"0.0"}}}],"time":"1728568314070"})";
+constexpr char const* cassette_frontend_order =
+    R"({"children":[],"coin":"INJ","isPositionTpsl":false,"isTrigger":true,"limitPx":"9.2037","oid":3184595907,"orderType":"Take Profit Market","origSz":"12.5","reduceOnly":true,"side":"A","sz":"12.5","tif":null,"timestamp":1700126022555,"triggerCondition":"Price above 10.004","triggerPx":"10.004"})";
+constexpr char const* cassette_open_order =
+    R"({"coin":"MATIC","limitPx":"1.0357","oid":62269971,"side":"B","sz":"208.7","timestamp":1679940217356})";
+constexpr char const* cassette_fill =
+    R"({"closedPnl":"-0.25686","coin":"SUI","crossed":true,"dir":"Close Long","fee":"0.0","hash":"0x3d4770d0527317ef77c404017559cb0103000b34010cc95e97b437cbc3b6087a","oid":189324432,"px":"1.3189","side":"A","startPosition":"4623.5","sz":"142.7","time":1683245884863})";
+constexpr char const* ccxt_fill =
+    R"({"coin":"HYPE","px":"33.209","sz":"0.73","side":"B","time":"1770458548926","startPosition":"0.0","dir":"Open Long","closedPnl":"0.0","hash":"0x53542a9ac057af8454cd0434d851d202028b00805b5ace56f71cd5ed7f5b896e","oid":"314848230306","crossed":true,"fee":"0.012896","tid":"882779857052503","feeToken":"USDC","twapId":null})";
+constexpr char const* cassette_candle =
+    R"({"T":1684702799999,"c":"0.001604","h":"0.001616","i":"1h","l":"0.001601","n":709,"o":"0.001601","s":"kPEPE","t":1684699200000,"v":"520665683.0"})";
+constexpr char const* cassette_extra_agents =
+    R"([{"name":"ok","address":"0x286edfa08c04f6899dab3bfdecf2dd133f9733b9","validUntil":1767776120478}])";
+constexpr char const* cassette_user_rate_limit =
+    R"({"cumVlm":"170043721737.450012207","nRequestsUsed":36589831368,"nRequestsCap":170043731737})";
+constexpr char const* ccxt_spot_balances =
+    R"({"balances":[{"coin":"USDC","token":"0","total":"50.0","hold":"10.0","entryNtl":"0.0"}]})";
+constexpr char const* ccxt_order_status =
+    R"({"status":"order","order":{"order":{"coin":"HYPE","side":"B","limitPx":"13.5","sz":"2.0","oid":80972193016,"timestamp":1742488072039,"triggerCondition":"N/A","isTrigger":false,"triggerPx":"0.0","children":[],"isPositionTpsl":false,"reduceOnly":false,"orderType":"Limit","origSz":"2.0","tif":"Alo","cloid":null},"status":"open","statusTimestamp":1742488072039}})";
+
+char const* kind_name(json::value const& v) {
+    switch (v.kind()) {
+    case json::kind::null:
+        return "null";
+    case json::kind::bool_:
+        return "bool";
+    case json::kind::int64:
+    case json::kind::uint64:
+    case json::kind::double_:
+        return "number";
+    case json::kind::string:
+        return "string";
+    case json::kind::array:
+        return "array";
+    case json::kind::object:
+        return "object";
+    }
+    return "?";
+}
+
+/// Every key both objects have holds the same JSON kind (a null on either side matches
+/// anything: nullable fields); nested objects and first array elements recursively.
+void check_types(json::value const& ours, json::value const& recorded, std::string const& path) {
+    if (ours.is_null() || recorded.is_null())
+        return;
+    CAPTURE(path);
+    CHECK(std::string(kind_name(ours)) == kind_name(recorded));
+    if (ours.is_object() && recorded.is_object()) {
+        for (auto const& kv : recorded.as_object())
+            if (auto const* o = ours.as_object().if_contains(kv.key()))
+                check_types(*o, kv.value(), path + "." + std::string(kv.key()));
+    } else if (ours.is_array() && recorded.is_array() && !ours.as_array().empty() &&
+               !recorded.as_array().empty()) {
+        check_types(ours.as_array()[0], recorded.as_array()[0], path + "[0]");
+    }
+}
+
+/// Same key sets, recursively through objects and first array elements (names only).
+void check_keys(json::value const& ours, json::value const& recorded, std::string const& path) {
+    CAPTURE(path);
+    if (ours.is_object() && recorded.is_object()) {
+        CHECK(keys(ours) == keys(recorded));
+        for (auto const& kv : recorded.as_object())
+            if (auto const* o = ours.as_object().if_contains(kv.key()))
+                check_keys(*o, kv.value(), path + "." + std::string(kv.key()));
+    } else if (ours.is_array() && recorded.is_array() && !ours.as_array().empty() &&
+               !recorded.as_array().empty()) {
+        check_keys(ours.as_array()[0], recorded.as_array()[0], path + "[0]");
+    }
+}
+
+gateway::test::raw_response control(mock_server const& m, http::verb verb, std::string const& path,
+                                    std::string body = {}) {
+    return fetch(verb, m.base_url() + path, std::move(body));
+}
+
+json::value control_json(mock_server const& m, http::verb verb, std::string const& path,
+                         std::string body = {}) {
+    auto const r = control(m, verb, path, body);
+    INFO(path << " " << body << " -> " << r.status << " " << r.body);
+    REQUIRE(r.status == 200);
+    return json::parse(r.body);
+}
+
+void set_mark(mock_server const& m, std::string const& symbol, std::string const& price) {
+    control_json(m, http::verb::post, "/__mock/mark",
+                 R"({"symbol":")" + symbol + R"(","price":")" + price + R"("})");
+}
+
+/// The seeded trader: 100000 USDC (perps), 500 PURR and 250 spot USDC; BTC long 0.5 @ 60000
+/// (10x cross), xyz:TSLA short 10 @ 440 (5x isolated); four resting orders; one named agent.
+/// Marks pinned at BTC 65000, xyz:TSLA 430.
+json::value seed_trader(mock_server const& m) {
+    set_mark(m, "BTC", "65000");
+    set_mark(m, "xyz:TSLA", "430");
+    return control_json(m, http::verb::post,
+                        "/__mock/accounts", std::string(R"({"address":")") + trader + R"(",
+        "balances":{"USDC":"100000","PURR":"500"},
+        "spotBalances":{"USDC":"250"},
+        "positions":[
+          {"symbol":"BTC","size":"0.5","entryPrice":"60000","leverage":10,"marginMode":"cross"},
+          {"symbol":"xyz:TSLA","size":"-10","entryPrice":"440","leverage":5,"marginMode":"isolated"}],
+        "orders":[
+          {"symbol":"ETH","side":"buy","type":"limit","price":"3000","size":"1",
+           "clientOrderId":"0x000000000000000000000000000000AB"},
+          {"symbol":"BTC","side":"sell","type":"stop_limit","price":"54000","triggerPrice":"55000",
+           "size":"0.1","reduceOnly":true},
+          {"symbol":"xyz:NVDA","side":"sell","price":"200","size":"2"},
+          {"symbol":"PURR/USDC","side":"sell","price":"0.25","size":"100"}],
+        "agents":[{"address":")" + agent + R"(","name":"bot","validUntil":1900000000000}]})");
+}
+
+std::string user_body(std::string const& type, std::string const& user,
+                      std::string const& extra = {}) {
+    return R"({"type":")" + type + R"(","user":")" + user + "\"" + extra + "}";
+}
+
+json::object const& position_of(json::value const& state, std::string const& coin) {
+    for (auto const& p : state.at("assetPositions").as_array())
+        if (p.at("position").at("coin") == coin.c_str())
+            return p.at("position").as_object();
+    FAIL("no position for " << coin);
+    throw std::logic_error("unreachable");
+}
+
+std::int64_t now_ms() {
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+TEST_CASE("alpha mock: clearinghouseState of a seeded account, per dex, in the recorded shape",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    seed_trader(*m);
+    auto const main = info_json(*m, user_body("clearinghouseState", trader));
+    check_types(main, json::parse(cassette_clearinghouse), "clearinghouseState");
+    check_keys(main, json::parse(ccxt_clearinghouse_cross), "clearinghouseState");
+    CHECK(main.at("time").is_int64());
+    REQUIRE(main.at("assetPositions").as_array().size() == 1); // the builder dex is separate
+    auto const& btc = position_of(main, "BTC");
+    CHECK(main.at("assetPositions").at(0).at("type") == "oneWay");
+    CHECK(btc.at("szi") == "0.5");
+    CHECK(btc.at("entryPx") == "60000.0");
+    CHECK(btc.at("positionValue") == "32500.0");
+    CHECK(btc.at("unrealizedPnl") == "2500.0");
+    CHECK(btc.at("returnOnEquity") == "0.8333333333"); // 2500 * 10 / 30000
+    CHECK(btc.at("marginUsed") == "3250.0");
+    CHECK(btc.at("liquidationPx").is_null()); // 100000 USDC behind a 32500 notional
+    CHECK(btc.at("maxLeverage") == 40);
+    CHECK(btc.at("leverage") == json::parse(R"({"type":"cross","value":10})"));
+    CHECK(btc.at("cumFunding") ==
+          json::parse(R"({"allTime":"0.0","sinceOpen":"0.0","sinceChange":"0.0"})"));
+    // Collateral: 100000 - fees (13.5 BTC, 1.98 TSLA) - 880 isolated margin moved to xyz.
+    auto const& cross = main.at("crossMarginSummary");
+    CHECK(cross.at("accountValue") == "101604.52"); // 99104.52 + 2500
+    CHECK(cross.at("totalNtlPos") == "32500.0");
+    CHECK(cross.at("totalRawUsd") == "69104.52"); // 99104.52 - 0.5 * 60000
+    CHECK(cross.at("totalMarginUsed") == "3250.0");
+    CHECK(main.at("marginSummary") == cross);
+    CHECK(main.at("crossMaintenanceMarginUsed") == "406.25"); // 32500 / 80
+    CHECK(main.at("withdrawable") == "98354.52");
+
+    auto const xyz = info_json(*m, user_body("clearinghouseState", trader, R"(,"dex":"xyz")"));
+    check_keys(xyz, json::parse(ccxt_clearinghouse_isolated), "clearinghouseState xyz");
+    auto const& tsla = position_of(xyz, "xyz:TSLA");
+    CHECK(tsla.at("szi") == "-10.0");
+    CHECK(tsla.at("unrealizedPnl") == "100.0");
+    CHECK(tsla.at("leverage") == json::parse(R"({"type":"isolated","value":5,"rawUsd":"5280.0"})"));
+    CHECK(tsla.at("marginUsed") == "980.0");
+    CHECK(tsla.at("liquidationPx") == "502.8571428571"); // 430 + 765 * 20 / 210
+    CHECK(xyz.at("marginSummary").at("accountValue") == "980.0");
+    CHECK(xyz.at("crossMarginSummary").at("accountValue") == "0.0");
+
+    SECTION("the address is matched in any case") {
+        std::string upper = trader;
+        upper[2] = 'A';
+        auto const other = info_json(*m, user_body("clearinghouseState", upper));
+        CHECK(other.at("assetPositions").as_array().empty());
+        CHECK(info_json(
+                  *m, user_body("clearinghouseState", "0x1111111111111111111111111111111111111111"))
+                  .at("assetPositions")
+                  .as_array()
+                  .size() == 1);
+    }
+    SECTION("an unknown dex is a 422") {
+        CHECK(info(*m, user_body("clearinghouseState", trader, R"(,"dex":"nope")")).status == 422);
+    }
+}
+
+TEST_CASE("alpha mock: /__mock/mark moves unrealizedPnl while the liquidation price holds",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    set_mark(*m, "BTC", "60000");
+    control_json(*m, http::verb::post, "/__mock/accounts",
+                 std::string(R"({"address":")") + trader + R"(","balances":{"USDC":"5000"},
+                 "positions":[{"symbol":"BTC","size":"1","entryPrice":"60000","leverage":20}]})");
+    auto btc = [&] {
+        return position_of(info_json(*m, user_body("clearinghouseState", trader)), "BTC");
+    };
+    // Fee 27: account 4973; maintenance 60000 / 80 = 750; liq = 60000 - 4223 * 80 / 79.
+    auto p = btc();
+    CHECK(p.at("unrealizedPnl") == "0.0");
+    CHECK(p.at("liquidationPx") == "55723.5443037975");
+    CHECK(p.at("leverage") == json::parse(R"({"type":"cross","value":20})")); // as seeded
+    set_mark(*m, "BTC", "58000");
+    p = btc();
+    CHECK(p.at("unrealizedPnl") == "-2000.0");
+    CHECK(p.at("positionValue") == "58000.0");
+    CHECK(p.at("marginUsed") == "2900.0");
+    CHECK(p.at("returnOnEquity") == "-0.6666666667");
+    // account 2973, maintenance 725: liq = 58000 - 2248 * 80 / 79, the same price.
+    CHECK(p.at("liquidationPx") == "55723.5443037975");
+    set_mark(*m, "BTC", "70000");
+    CHECK(btc().at("unrealizedPnl") == "10000.0");
+}
+
+TEST_CASE("alpha mock: an unknown user reads as zeroed summaries and empty arrays",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    auto const s = info_json(*m, user_body("clearinghouseState", nobody));
+    CHECK(s.at("assetPositions").as_array().empty());
+    for (auto const* k : {"marginSummary", "crossMarginSummary"})
+        CHECK(s.at(k) == json::parse(R"({"accountValue":"0.0","totalNtlPos":"0.0",
+                                         "totalRawUsd":"0.0","totalMarginUsed":"0.0"})"));
+    CHECK(s.at("crossMaintenanceMarginUsed") == "0.0");
+    CHECK(s.at("withdrawable") == "0.0");
+    CHECK(info_json(*m, user_body("spotClearinghouseState", nobody)) ==
+          json::parse(R"({"balances":[]})"));
+    for (auto const* type :
+         {"openOrders", "frontendOpenOrders", "userFills", "historicalOrders", "extraAgents"}) {
+        CAPTURE(type);
+        CHECK(info_json(*m, user_body(type, nobody)).as_array().empty());
+    }
+    CHECK(info_json(*m, user_body("userFillsByTime", nobody, R"(,"startTime":0)"))
+              .as_array()
+              .empty());
+    CHECK(info_json(*m, user_body("userRole", nobody)) == json::parse(R"({"role":"missing"})"));
+    CHECK(info_json(*m, user_body("orderStatus", nobody, R"(,"oid":1)")) ==
+          json::parse(R"({"status":"unknownOid"})"));
+    auto const rl = info_json(*m, user_body("userRateLimit", nobody));
+    CHECK(rl == json::parse(R"({"cumVlm":"0.0","nRequestsUsed":0,"nRequestsCap":10000,
+                                "nRequestsSurplus":0})"));
+}
+
+TEST_CASE("alpha mock: a user that is not 0x + 40 hex is a 422 for every account type",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    for (auto const* type : {"clearinghouseState", "spotClearinghouseState", "openOrders",
+                             "frontendOpenOrders", "userFills", "userFillsByTime", "orderStatus",
+                             "historicalOrders", "extraAgents", "userRole", "userRateLimit"}) {
+        for (auto const* user : {"0x123", "1111111111111111111111111111111111111111",
+                                 "0xg111111111111111111111111111111111111111"}) {
+            CAPTURE(type, user);
+            auto const r = info(*m, user_body(type, user, R"(,"startTime":0,"oid":1)"));
+            CHECK(r.status == 422);
+            CHECK(r.message[http::field::content_type].starts_with("text/plain"));
+            CHECK(r.body.rfind("Failed to deserialize the JSON body into the target type", 0) == 0);
+        }
+        CAPTURE(type);
+        CHECK(info(*m, R"({"type":")" + std::string(type) + R"("})").status == 422); // no user
+    }
+    CHECK(info(*m, user_body("userFillsByTime", trader)).status == 422); // no startTime
+    CHECK(info(*m, user_body("userFillsByTime", trader, R"(,"startTime":"1")")).status == 422);
+    CHECK(info(*m, user_body("orderStatus", trader)).status == 422); // no oid
+    CHECK(info(*m, user_body("orderStatus", trader, R"(,"oid":"0x12")")).status == 422);
+}
+
+TEST_CASE("alpha mock: spot balances, open orders per dex, and frontendOpenOrders",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    seed_trader(*m);
+
+    auto const spot = info_json(*m, user_body("spotClearinghouseState", trader));
+    check_keys(spot, json::parse(ccxt_spot_balances), "spotClearinghouseState");
+    CHECK(spot == json::parse(R"({"balances":[
+        {"coin":"USDC","token":0,"hold":"0.0","total":"250.0","entryNtl":"0.0"},
+        {"coin":"PURR","token":1,"hold":"100.0","total":"500.0","entryNtl":"0.0"}]})"));
+
+    auto const open = info_json(*m, user_body("openOrders", trader));
+    auto const& oo = open.as_array();
+    REQUIRE(oo.size() == 3); // ETH, BTC and the spot order; not the builder dex's
+    for (auto const& o : oo) {
+        check_types(o, json::parse(cassette_open_order), "openOrders[]");
+        for (auto const& k : keys(json::parse(cassette_open_order)))
+            CHECK(keys(o).count(k) == 1);
+    }
+    // Newest first (oids increase).
+    CHECK(oo[0].at("coin") == "PURR/USDC");
+    CHECK(oo[1].at("coin") == "BTC");
+    CHECK(oo[2].at("coin") == "ETH");
+    CHECK(oo[0].at("oid").as_int64() > oo[1].at("oid").as_int64());
+    CHECK(oo[2] == json::object{{"coin", "ETH"},
+                                {"side", "B"},
+                                {"limitPx", "3000.0"},
+                                {"sz", "1.0"},
+                                {"oid", oo[2].at("oid")},
+                                {"timestamp", oo[2].at("timestamp")},
+                                {"origSz", "1.0"},
+                                {"cloid", "0x000000000000000000000000000000ab"}});
+    CHECK(oo[1].at("reduceOnly") == true);
+    auto const xyz_open = info_json(*m, user_body("openOrders", trader, R"(,"dex":"xyz")"));
+    REQUIRE(xyz_open.as_array().size() == 1);
+    CHECK(xyz_open.at(0).at("coin") == "xyz:NVDA");
+
+    auto const front = info_json(*m, user_body("frontendOpenOrders", trader));
+    REQUIRE(front.as_array().size() == 3);
+    json::value const recorded = json::parse(cassette_frontend_order);
+    for (auto const& o : front.as_array()) {
+        auto expected = keys(recorded);
+        expected.insert("cloid"); // newer responses (alpha.md §3.6)
+        CHECK(keys(o) == expected);
+        check_types(o, recorded, "frontendOpenOrders[]");
+    }
+    auto const& stop = front.at(1);
+    CHECK(stop.at("orderType") == "Stop Limit");
+    CHECK(stop.at("isTrigger") == true);
+    CHECK(stop.at("triggerPx") == "55000.0");
+    CHECK(stop.at("triggerCondition") == "Price below 55000");
+    CHECK(stop.at("limitPx") == "54000.0");
+    CHECK(stop.at("tif").is_null());
+    CHECK(stop.at("reduceOnly") == true);
+    CHECK(stop.at("cloid").is_null());
+    auto const& limit = front.at(2);
+    CHECK(limit.at("orderType") == "Limit");
+    CHECK(limit.at("tif") == "Gtc");
+    CHECK(limit.at("triggerCondition") == "N/A");
+    CHECK(limit.at("triggerPx") == "0.0");
+    CHECK(limit.at("isTrigger") == false);
+    CHECK(limit.at("children").as_array().empty());
+    CHECK(limit.at("cloid") == "0x000000000000000000000000000000ab");
+}
+
+TEST_CASE("alpha mock: userFills and userFillsByTime from seeded positions",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    std::int64_t const before = now_ms();
+    seed_trader(*m);
+    auto const fills = info_json(*m, user_body("userFills", trader, R"(,"aggregateByTime":false)"));
+    auto const& f = fills.as_array();
+    REQUIRE(f.size() == 2);
+    for (auto const& x : f) {
+        check_types(x, json::parse(cassette_fill), "userFills[]");
+        check_keys(x, json::parse(ccxt_fill), "userFills[]");
+        CHECK(x.at("tid").is_int64());
+        CHECK(x.at("hash").as_string().size() == 66);
+        CHECK(x.at("closedPnl") == "0.0");
+        CHECK(x.at("crossed") == true);
+        CHECK(x.at("feeToken") == "USDC");
+    }
+    // Newest first: the TSLA open was booked after the BTC one.
+    CHECK(f[0].at("coin") == "xyz:TSLA");
+    CHECK(f[0].at("dir") == "Open Short");
+    CHECK(f[0].at("side") == "A");
+    CHECK(f[0].at("fee") == "1.98");
+    CHECK(f[1].at("coin") == "BTC");
+    CHECK(f[1].at("dir") == "Open Long");
+    CHECK(f[1].at("px") == "60000.0");
+    CHECK(f[1].at("sz") == "0.5");
+    CHECK(f[1].at("startPosition") == "0.0");
+    CHECK(f[1].at("fee") == "13.5");
+    CHECK(f[1].at("tid").as_int64() < f[0].at("tid").as_int64());
+
+    std::int64_t const t = f[0].at("time").as_int64();
+    CHECK(t >= before);
+    auto const by_time = info_json(
+        *m, user_body("userFillsByTime", trader,
+                      ",\"startTime\":" + std::to_string(t) + ",\"endTime\":" + std::to_string(t)));
+    REQUIRE(by_time.as_array().size() == 2); // inclusive on both ends
+    CHECK(by_time.at(0) == f[1]);            // oldest first
+    CHECK(info_json(*m,
+                    user_body("userFillsByTime", trader, ",\"startTime\":" + std::to_string(t + 1)))
+              .as_array()
+              .empty());
+    CHECK(info_json(*m, user_body("userFillsByTime", trader,
+                                  ",\"startTime\":0,\"endTime\":" + std::to_string(t - 1)))
+              .as_array()
+              .empty());
+}
+
+TEST_CASE("alpha mock: orderStatus by oid and cloid, historicalOrders, agents, role, rate limit",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    seed_trader(*m);
+    auto const orders = info_json(*m, user_body("frontendOpenOrders", trader));
+    auto const eth_oid = orders.at(2).at("oid").as_int64();
+
+    auto const by_oid =
+        info_json(*m, user_body("orderStatus", trader, ",\"oid\":" + std::to_string(eth_oid)));
+    check_keys(by_oid, json::parse(ccxt_order_status), "orderStatus");
+    check_types(by_oid, json::parse(ccxt_order_status), "orderStatus");
+    CHECK(by_oid.at("status") == "order");
+    CHECK(by_oid.at("order").at("status") == "open");
+    CHECK(by_oid.at("order").at("order") == orders.at(2));
+    auto const by_cloid = info_json(
+        *m, user_body("orderStatus", trader, R"(,"oid":"0x000000000000000000000000000000AB")"));
+    CHECK(by_cloid == by_oid);
+    CHECK(info_json(*m, user_body("orderStatus", trader, R"(,"oid":12345)")) ==
+          json::parse(R"({"status":"unknownOid"})"));
+
+    // The orders that opened the seeded positions are in the history as filled.
+    auto const fills = info_json(*m, user_body("userFills", trader));
+    auto const filled =
+        info_json(*m, user_body("orderStatus", trader,
+                                ",\"oid\":" + std::to_string(fills.at(1).at("oid").as_int64())));
+    CHECK(filled.at("order").at("status") == "filled");
+    CHECK(filled.at("order").at("order").at("coin") == "BTC");
+    CHECK(filled.at("order").at("order").at("tif") == "Ioc");
+    auto const hist = info_json(*m, user_body("historicalOrders", trader));
+    CHECK(hist.as_array().size() == 6); // 2 filled + 4 open
+    for (auto const& h : hist.as_array())
+        check_keys(h, json::parse(ccxt_order_status).at("order"), "historicalOrders[]");
+
+    auto const agents = info_json(*m, user_body("extraAgents", trader));
+    check_types(agents, json::parse(cassette_extra_agents), "extraAgents");
+    check_keys(agents, json::parse(cassette_extra_agents), "extraAgents");
+    CHECK(agents == json::parse(std::string(R"([{"name":"bot","address":")") + agent +
+                                R"(","validUntil":1900000000000}])"));
+    CHECK(info_json(*m, user_body("userRole", trader)) == json::parse(R"({"role":"user"})"));
+    CHECK(info_json(*m, user_body("userRole", agent)) ==
+          json::parse(std::string(R"({"role":"agent","data":{"user":")") + trader + R"("}})"));
+
+    auto const rl = info_json(*m, user_body("userRateLimit", trader));
+    check_types(rl, json::parse(cassette_user_rate_limit), "userRateLimit");
+    CHECK(rl.at("cumVlm") == "34400.0"); // 30000 + 4400 traded
+    CHECK(rl.at("nRequestsCap") == 44400);
+    CHECK(rl.at("nRequestsUsed") == 0);
+}
+
+TEST_CASE("alpha mock: perpDexStatus and perpDexLimits", "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    auto const status = info_json(*m, R"({"type":"perpDexStatus","dex":"xyz"})");
+    CHECK(keys(status) == std::set<std::string>{"totalNetDeposit"});
+    CHECK(is_hl_decimal(status.at("totalNetDeposit")));
+    CHECK(keys(info_json(*m, R"({"type":"perpDexStatus","dex":""})")) ==
+          std::set<std::string>{"totalNetDeposit"});
+    CHECK(info(*m, R"({"type":"perpDexStatus","dex":"nope"})").body == "null");
+    // Seeding xyz positions pulls collateral into the builder dex: its deposits grow.
+    auto const before = dec(status.at("totalNetDeposit"));
+    seed_trader(*m);
+    auto const after =
+        dec(info_json(*m, R"({"type":"perpDexStatus","dex":"xyz"})").at("totalNetDeposit"));
+    CHECK(after > before);
+
+    auto const limits = info_json(*m, R"({"type":"perpDexLimits","dex":"xyz"})");
+    CHECK(keys(limits) ==
+          std::set<std::string>{"totalOiCap", "oiSzCapPerPerp", "maxTransferNtl", "coinToOiCap"});
+    CHECK(limits.at("coinToOiCap").at(0).at(0) == "xyz:TSLA");
+    CHECK(is_hl_decimal(limits.at("coinToOiCap").at(0).at(1)));
+    CHECK(info(*m, R"({"type":"perpDexLimits","dex":""})").status == 422);
+    CHECK(info(*m, R"({"type":"perpDexLimits","dex":"nope"})").body == "null");
+}
+
+TEST_CASE("alpha mock: candleSnapshot serves a backfilled, ascending history for every interval",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    std::int64_t const now = now_ms();
+    std::int64_t const hour = 3'600'000;
+    auto candles = [&](std::string const& coin, std::string const& interval, std::int64_t start,
+                       std::optional<std::int64_t> end = std::nullopt) {
+        std::string req = R"({"coin":")" + coin + R"(","interval":")" + interval +
+                          R"(","startTime":)" + std::to_string(start);
+        if (end)
+            req += R"(,"endTime":)" + std::to_string(*end);
+        return info_json(*m, R"({"type":"candleSnapshot","req":)" + req + "}}");
+    };
+
+    // The last 500 hours are there at once.
+    auto const h = candles("BTC", "1h", now - 500 * hour, now);
+    auto const& hs = h.as_array();
+    REQUIRE(hs.size() >= 500);
+    CHECK(hs.size() <= 501);
+    json::value const recorded = json::parse(cassette_candle);
+    for (std::size_t i = 0; i < hs.size(); ++i) {
+        auto const& c = hs[i];
+        CAPTURE(i);
+        CHECK(keys(c) == keys(recorded));
+        check_types(c, recorded, "candle");
+        CHECK(c.at("s") == "BTC");
+        CHECK(c.at("i") == "1h");
+        CHECK(c.at("t").as_int64() % hour == 0);
+        CHECK(c.at("T").as_int64() == c.at("t").as_int64() + hour - 1);
+        CHECK(c.at("T").as_int64() >= now - 500 * hour);
+        CHECK(c.at("t").as_int64() <= now);
+        for (auto const* k : {"o", "c", "h", "l", "v"})
+            CHECK(is_hl_decimal(c.at(k)));
+        CHECK(dec(c.at("l")) <= dec(c.at("o")));
+        CHECK(dec(c.at("l")) <= dec(c.at("c")));
+        CHECK(dec(c.at("h")) >= dec(c.at("o")));
+        CHECK(dec(c.at("h")) >= dec(c.at("c")));
+        CHECK(c.at("n").as_int64() > 0);
+        if (i > 0)
+            CHECK(c.at("t").as_int64() > hs[i - 1].at("t").as_int64());
+    }
+
+    SECTION("all 14 intervals, epoch-aligned, months by the calendar") {
+        // ms 0: a calendar month.
+        auto [name, ms] = GENERATE(table<char const*, std::int64_t>({{"1m", 60'000},
+                                                                     {"3m", 180'000},
+                                                                     {"5m", 300'000},
+                                                                     {"15m", 900'000},
+                                                                     {"30m", 1'800'000},
+                                                                     {"1h", 3'600'000},
+                                                                     {"2h", 7'200'000},
+                                                                     {"4h", 14'400'000},
+                                                                     {"8h", 28'800'000},
+                                                                     {"12h", 43'200'000},
+                                                                     {"1d", 86'400'000},
+                                                                     {"3d", 259'200'000},
+                                                                     {"1w", 604'800'000},
+                                                                     {"1M", 0}}));
+        CAPTURE(name);
+        auto const all = candles("ETH", name, 0);
+        auto const& cs = all.as_array();
+        REQUIRE(cs.size() > 5);
+        CHECK(cs.size() <= 5000);
+        for (std::size_t i = 0; i < cs.size(); ++i) {
+            std::int64_t const t = cs[i].at("t").as_int64();
+            std::int64_t const T = cs[i].at("T").as_int64();
+            CHECK(cs[i].at("i") == name);
+            if (ms != 0) {
+                CHECK(t % ms == 0);
+                CHECK(T == t + ms - 1);
+            } else {
+                CHECK(t % 86'400'000 == 0);
+                CHECK((T + 1 - t) / 86'400'000 >= 28);
+                CHECK((T + 1 - t) / 86'400'000 <= 31);
+                if (i > 0)
+                    CHECK(cs[i - 1].at("T").as_int64() + 1 == t); // contiguous months
+            }
+            if (i > 0)
+                CHECK(t > cs[i - 1].at("t").as_int64());
+        }
+    }
+    SECTION("the range is inclusive of the candle holding startTime") {
+        std::int64_t const t0 = hs[10].at("t").as_int64();
+        auto const r = candles("BTC", "1h", t0 + 1, t0 + hour);
+        REQUIRE(r.as_array().size() == 2);
+        CHECK(r.at(0) == hs[10]);
+        CHECK(r.at(1) == hs[11]);
+    }
+    SECTION("new trades extend the newest candles") {
+        auto total = [&] {
+            std::int64_t n = 0;
+            auto const recent = candles("SOL", "1m", now - 10 * 60'000);
+            for (auto const& c : recent.as_array())
+                n += c.at("n").as_int64();
+            return n;
+        };
+        auto hashes = [&] {
+            std::set<std::string> out;
+            auto const trades = info_json(*m, R"({"type":"recentTrades","coin":"SOL"})");
+            for (auto const& t : trades.as_array())
+                out.insert(std::string(t.at("hash").as_string()));
+            return out;
+        };
+        std::int64_t const n0 = total();
+        auto const seen = hashes();
+        control_json(*m, http::verb::post, "/__mock/tick", R"({"steps":60})");
+        std::int64_t printed = 0;
+        for (auto const& h : hashes())
+            printed += seen.contains(h) ? 0 : 1;
+        REQUIRE(printed > 0);
+        CHECK(total() >= n0 + printed);
+    }
+    SECTION("spot and builder-dex coins have candles; an unknown coin has none") {
+        CHECK(!candles("PURR/USDC", "15m", now - 24 * hour).as_array().empty());
+        CHECK(!candles("xyz:TSLA", "1d", 0).as_array().empty());
+        CHECK(candles("NOPE", "1h", 0).as_array().empty());
+        CHECK(candles("HFUN/USDC", "1h", 0).as_array().empty()); // a mock-only alias
+    }
+    SECTION("bad requests are 422") {
+        for (
+            auto const* body :
+            {R"({"type":"candleSnapshot"})",
+             R"({"type":"candleSnapshot","req":{"coin":"BTC","interval":"2m","startTime":0}})",
+             R"({"type":"candleSnapshot","req":{"coin":"BTC","interval":"1h"}})",
+             R"({"type":"candleSnapshot","req":{"interval":"1h","startTime":0}})",
+             R"({"type":"candleSnapshot","req":{"coin":"BTC","interval":"1h","startTime":1.5}})"}) {
+            CAPTURE(body);
+            CHECK(info(*m, body).status == 422);
+        }
+    }
+}
+
+TEST_CASE("alpha mock: recentTrades answers the newest 200 trades", "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    auto const t = info_json(*m, R"({"type":"recentTrades","coin":"BTC"})");
+    CHECK(t.as_array().size() == 200);
+    control_json(*m, http::verb::post, "/__mock/tick", R"({"steps":300})");
+    CHECK(info_json(*m, R"({"type":"recentTrades","coin":"BTC"})").as_array().size() == 200);
+}
+
+TEST_CASE("alpha mock: weights per alpha.md §8, per-item extras included, then 429",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    SECTION("userRole weighs 60: 20 fit in 1200") {
+        for (int i = 0; i < 20; ++i)
+            REQUIRE(info(*m, user_body("userRole", nobody)).status == 200);
+        CHECK(info(*m, user_body("userRole", nobody)).status == 429);
+    }
+    SECTION("recentTrades of 200 items weighs 20 + 10: 40 fit") {
+        for (int i = 0; i < 40; ++i) {
+            auto const r = info(*m, R"({"type":"recentTrades","coin":"ETH"})");
+            REQUIRE(r.status == 200);
+            REQUIRE(json::parse(r.body).as_array().size() == 200);
+        }
+        CHECK(info(*m, R"({"type":"recentTrades","coin":"ETH"})").status == 429);
+        CHECK(info(*m, R"({"type":"allMids"})").status == 429);
+    }
+    SECTION("candleSnapshot of 5000 candles weighs 20 + 83: the 12th still gets in, then 429") {
+        std::string const body =
+            R"({"type":"candleSnapshot","req":{"coin":"BTC","interval":"1m","startTime":0}})";
+        for (int i = 0; i < 12; ++i) {
+            auto const r = info(*m, body);
+            REQUIRE(r.status == 200);
+            REQUIRE(json::parse(r.body).as_array().size() == 5000);
+        }
+        CHECK(info(*m, body).status == 429);
+        CHECK(info(*m, R"({"type":"exchangeStatus"})").status == 429);
+    }
+    SECTION("account reads weigh 2 or 20 like the market reads") {
+        // 2 x clearinghouseState (4) + 59 x openOrders (1180) = 1184; one more 20 does not fit
+        // but a 2 does (1186), up to 1200.
+        seed_trader(*m);
+        for (int i = 0; i < 2; ++i)
+            REQUIRE(info(*m, user_body("clearinghouseState", trader)).status == 200);
+        for (int i = 0; i < 59; ++i)
+            REQUIRE(info(*m, user_body("openOrders", trader)).status == 200);
+        CHECK(info(*m, user_body("frontendOpenOrders", trader)).status == 429);
+        for (int i = 0; i < 8; ++i)
+            REQUIRE(info(*m, user_body("spotClearinghouseState", trader)).status == 200);
+        CHECK(info(*m, user_body("orderStatus", trader, R"(,"oid":1)")).status == 429);
+    }
+}
+
+TEST_CASE("alpha mock control: /__mock/accounts credits, shows and validates accounts",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    auto const seeded = seed_trader(*m);
+    CHECK(keys(seeded) == std::set<std::string>{"address", "role", "perps", "spot", "openOrders",
+                                                "fills", "agents"});
+    CHECK(seeded.at("address") == trader);
+    CHECK(keys(seeded.at("perps")) == std::set<std::string>{"", "xyz"});
+    CHECK(seeded.at("perps").at("") == [&] {
+        auto s = info_json(*m, user_body("clearinghouseState", trader)).as_object();
+        s["time"] = seeded.at("perps").at("").at("time");
+        return json::value(s);
+    }());
+    CHECK(seeded.at("openOrders").as_array().size() == 4);
+    CHECK(seeded.at("fills").as_array().size() == 2);
+
+    SECTION("GET shows the account, any case; unknown is 404, malformed 400") {
+        std::string upper = "0x1111111111111111111111111111111111111111";
+        auto const shown = control_json(*m, http::verb::get, "/__mock/accounts/" + upper);
+        CHECK(shown.at("spot") == seeded.at("spot"));
+        auto const unknown =
+            control(*m, http::verb::get, std::string("/__mock/accounts/") + nobody);
+        CHECK(unknown.status == 404);
+        CHECK(unknown.message[http::field::content_type] == "application/json");
+        CHECK(!json::parse(unknown.body).at("error").as_string().empty());
+        CHECK(control(*m, http::verb::get, "/__mock/accounts/0x12").status == 400);
+        CHECK(control(*m, http::verb::delete_, std::string("/__mock/accounts/") + trader).status ==
+              405);
+        CHECK(control(*m, http::verb::get, "/__mock/accounts").status == 405);
+    }
+    SECTION("credits add up") {
+        auto const again = control_json(*m, http::verb::post, "/__mock/accounts",
+                                        std::string(R"({"address":")") + trader +
+                                            R"(","balances":{"USDC":"1000","HFUN":"2.5"}})");
+        CHECK(again.at("perps").at("").at("crossMarginSummary").at("accountValue") == "102604.52");
+        CHECK(again.at("spot").at("balances").at(2) ==
+              json::parse(R"({"coin":"HFUN","token":2,"hold":"0.0","total":"2.5",
+                              "entryNtl":"0.0"})"));
+    }
+    SECTION("an address alone creates an empty account") {
+        auto const empty = control_json(*m, http::verb::post, "/__mock/accounts",
+                                        std::string(R"({"address":")") + nobody + R"("})");
+        CHECK(empty.at("role") == json::parse(R"({"role":"user"})"));
+        CHECK(control(*m, http::verb::get, std::string("/__mock/accounts/") + nobody).status ==
+              200);
+    }
+    SECTION("bad bodies are 400 with a sentence, and change nothing") {
+        std::string const a = std::string(R"({"address":")") + nobody + "\"";
+        for (
+            std::string const& body : {
+                std::string("not json"),
+                std::string("[]"),
+                std::string(R"({"balances":{"USDC":"1"}})"),
+                std::string(R"({"address":"0x12"})"),
+                a + R"(,"balances":{"DOGE":"1"}})",
+                a + R"(,"balances":{"USDC":"-1"}})",
+                a + R"(,"balances":{"USDC":"1e3"}})",
+                a + R"(,"balances":{"USDC":"10000000000000"}})",
+                a + R"(,"nope":1})",
+                a + R"(,"positions":[{"symbol":"PURR/USDC","size":"1","entryPrice":"1"}]})",
+                a + R"(,"positions":[{"symbol":"DOGE","size":"1","entryPrice":"1"}]})",
+                a + R"(,"positions":[{"symbol":"BTC","size":"0","entryPrice":"1"}]})",
+                a + R"(,"positions":[{"symbol":"BTC","size":"0.000001","entryPrice":"1"}]})",
+                a + R"(,"positions":[{"symbol":"BTC","size":"1","entryPrice":"-1"}]})",
+                a + R"(,"positions":[{"symbol":"BTC","size":"1","entryPrice":"1","leverage":41}]})",
+                a + R"(,"positions":[{"symbol":"BTC","size":"1","entryPrice":"1","marginMode":"x"}]})",
+                a + R"(,"positions":[{"symbol":"xyz:TSLA","size":"1","entryPrice":"1","marginMode":"cross"}]})",
+                a + R"(,"positions":[{"symbol":"BTC","size":"1","entryPrice":"1"},{"symbol":"BTC","size":"1","entryPrice":"1"}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"buy","size":"1"}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"hold","price":"1","size":"1"}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"buy","price":"1","size":"1","triggerPrice":"2"}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"buy","size":"1","type":"stop_market"}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"buy","price":"1","size":"1","type":"twap"}]})",
+                a + R"(,"orders":[{"symbol":"PURR/USDC","side":"buy","price":"1","size":"1","reduceOnly":true}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"buy","price":"1","size":"1","clientOrderId":"0x12"}]})",
+                a + R"(,"orders":[{"symbol":"BTC","side":"buy","price":"1","size":"1","clientOrderId":"0x000000000000000000000000000000ab"},{"symbol":"BTC","side":"buy","price":"1","size":"1","clientOrderId":"0x000000000000000000000000000000AB"}]})",
+                a + R"(,"agents":[{"address":"0x1"}]})",
+                a + R"(,"balances":{"USDC":"5"},"orders":[{"symbol":"BTC"}]})",
+            }) {
+            CAPTURE(body);
+            auto const r = control(*m, http::verb::post, "/__mock/accounts", body);
+            CHECK(r.status == 400);
+            CHECK(r.message[http::field::content_type] == "application/json");
+            if (r.status == 400)
+                CHECK(!json::parse(r.body).at("error").as_string().empty());
+        }
+        CHECK(control(*m, http::verb::get, std::string("/__mock/accounts/") + nobody).status ==
+              404);
+        // A clientOrderId already resting on the account is refused too.
+        auto const dup = control(*m, http::verb::post, "/__mock/accounts",
+                                 std::string(R"({"address":")") + trader +
+                                     R"(","orders":[{"symbol":"SOL","side":"buy","price":"100",
+                                     "size":"1","clientOrderId":"0x000000000000000000000000000000ab"}]})");
+        CHECK(dup.status == 400);
+    }
+}
+
+TEST_CASE("mock control: beta and gamma have no accounts endpoint", "[contract][mock][beta]") {
+    for (auto kind : {upstream::beta, upstream::gamma}) {
+        auto m = mock_server::start({kind});
+        auto const r = control(*m, http::verb::post, "/__mock/accounts",
+                               std::string(R"({"address":")") + trader + R"("})");
+        CHECK(r.status == 404);
+        CHECK(!json::parse(r.body).at("error").as_string().empty());
+    }
 }

@@ -1,5 +1,9 @@
 #include "alpha_router.hpp"
 
+#include "alpha_accounts.hpp"
+#include "alpha_ledger.hpp"
+
+#include "../common/candles.hpp"
 #include "../common/format.hpp"
 #include "../common/http_util.hpp"
 #include "../common/ids.hpp"
@@ -13,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string_view>
 
 namespace gateway::mocks::alpha {
@@ -76,8 +81,11 @@ constexpr std::array<pair_def, 2> pairs{{
 
 constexpr std::string_view builder_dex = "xyz";
 constexpr std::string_view xyz_deployer = "0x88806a71d74ad0a510b350545c9ae490912f0888";
-constexpr std::size_t book_depth = 20;    // alpha.md §3.9: at most 20 levels per side
-constexpr std::size_t recent_trades = 10; // alpha.md §12.9: count UNCONFIRMED
+constexpr std::size_t book_depth = 20;     // alpha.md §3.9: at most 20 levels per side
+constexpr std::size_t recent_trades = 200; // alpha.md §12.9: count UNCONFIRMED (mocks/README.md)
+static_assert(market_state::trades_kept >= recent_trades, "market_state keeps too few trades");
+static_assert(initial_trades >= recent_trades, "recentTrades should be full from the start");
+constexpr std::size_t max_candles = 5000; // alpha.md §3.10: only the latest 5000 exist
 constexpr std::uint32_t ip_budget = 1200; // alpha.md §8
 constexpr auto ip_window = std::chrono::seconds(60);
 
@@ -110,6 +118,40 @@ std::uint32_t info_weight(std::string_view type) {
     return 20;
 }
 
+/// alpha.md §8: the extra weight of an answer with `items` elements (charged after answering).
+std::uint32_t item_weight(std::string_view type, std::size_t items) {
+    if (type == "recentTrades" || type == "userFills" || type == "userFillsByTime" ||
+        type == "historicalOrders")
+        return static_cast<std::uint32_t>(items / 20);
+    if (type == "candleSnapshot")
+        return static_cast<std::uint32_t>(items / 60);
+    return 0;
+}
+
+/// alpha.md §3.10: the 14 candle intervals.
+struct named_interval {
+    std::string_view name;
+    candle_interval iv;
+};
+
+constexpr std::int64_t minute = 60'000;
+constexpr std::array<named_interval, 14> intervals{{
+    {"1m", {minute, false}},
+    {"3m", {3 * minute, false}},
+    {"5m", {5 * minute, false}},
+    {"15m", {15 * minute, false}},
+    {"30m", {30 * minute, false}},
+    {"1h", {60 * minute, false}},
+    {"2h", {120 * minute, false}},
+    {"4h", {240 * minute, false}},
+    {"8h", {480 * minute, false}},
+    {"12h", {720 * minute, false}},
+    {"1d", {1440 * minute, false}},
+    {"3d", {3 * 1440 * minute, false}},
+    {"1w", {7 * 1440 * minute, false}},
+    {"1M", {0, true}},
+}};
+
 /// The batch length of an /exchange action (orders, cancels or modifies).
 std::size_t batch_length(json::object const& action) {
     for (auto const* key : {"orders", "cancels", "modifies"})
@@ -133,12 +175,80 @@ std::optional<std::string_view> string_field(json::object const& o, std::string_
     return std::string_view(v->get_string());
 }
 
+/// A JSON integer that fits int64 (serde's i64/u64: a float such as 1.0 is refused).
+std::optional<std::int64_t> int_field(json::value const& v) {
+    if (v.is_int64())
+        return v.get_int64();
+    if (v.is_uint64() &&
+        v.get_uint64() <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return static_cast<std::int64_t>(v.get_uint64());
+    return std::nullopt;
+}
+
+std::vector<instrument> instruments() {
+    std::vector<instrument> out;
+    for (auto const& p : perps) {
+        instrument i;
+        i.coin = perp_symbol(p);
+        i.dex = std::string(p.dex);
+        i.max_leverage = p.max_leverage;
+        i.only_isolated = !p.dex.empty(); // HIP-3 perps are isolated-only (meta)
+        out.push_back(std::move(i));
+    }
+    for (auto const& p : pairs) {
+        instrument i;
+        i.coin = std::string(p.name);
+        i.spot = true;
+        i.base = std::string(tokens[p.base].name);
+        i.quote = std::string(tokens[p.quote].name);
+        out.push_back(std::move(i));
+    }
+    return out;
+}
+
+std::vector<std::string> token_names() {
+    std::vector<std::string> out;
+    for (auto const& t : tokens)
+        out.emplace_back(t.name);
+    return out;
+}
+
+/// The answer of one /info request and how many items it returned (for §8 extras).
+struct info_answer {
+    net::response res;
+    std::size_t items = 0;
+};
+
 class router final : public upstream_router {
 public:
     router(market_state& markets, mock_options const& options)
         : markets_(markets)
-        , limiter_(ip_budget, ip_window)
-        , seed_(options.seed) {}
+        , limiter_(options.rate_limits ? ip_budget : UINT32_MAX, ip_window)
+        , seed_(options.seed)
+        , ledger_(options.seed, instruments(), token_names()) {
+        // Candle history: backfilled up to the first seeded trade, then fed every trade.
+        std::int64_t first = now_ms();
+        for (std::size_t i = 0; i < markets_.size(); ++i)
+            for (auto const& t : markets_.trades(i, 1))
+                first = std::min(first, t.time_ms);
+        std::vector<market_spec> specs;
+        for (std::size_t i = 0; i < markets_.size(); ++i)
+            specs.push_back(markets_.spec(i));
+        candles_ = std::make_unique<candle_history>(seed_, specs, first);
+        for (std::size_t i = 0; i < markets_.size(); ++i)
+            for (auto const& t : markets_.trades(i, market_state::trades_kept))
+                candles_->record(i, t.time_ms, t.px, t.sz);
+        markets_.set_trade_listener([c = candles_.get()](std::size_t i, trade const& t) {
+            c->record(i, t.time_ms, t.px, t.sz);
+        });
+        dexes_.emplace_back();
+        dexes_.emplace_back(builder_dex);
+    }
+
+    ~router() override { markets_.set_trade_listener({}); }
+
+    router(router const&) = delete;
+    router& operator=(router const&) = delete;
 
     std::string classify(net::request const& req) const override {
         auto const path = split_target(req.target()).path;
@@ -183,7 +293,16 @@ public:
             return unprocessable("expected a JSON object", v);
         if (path == "/exchange")
             return exchange(*body, v);
-        return info(*body, v);
+        auto answer = info(*body, v);
+        if (answer.res.result() == http::status::ok)
+            if (auto t = string_field(*body, "type"))
+                limiter_.charge(who.address, item_weight(*t, answer.items),
+                                weight_limiter::clock::now());
+        return std::move(answer.res);
+    }
+
+    std::optional<net::response> handle_control(net::request const& req) override {
+        return accounts_control(req, ledger_, markets_, dexes_);
     }
 
     net::response forced_status(unsigned status, unsigned version) const override {
@@ -229,47 +348,328 @@ private:
         return std::nullopt;
     }
 
-    net::response info(json::object const& body, unsigned v) {
+    info_answer info(json::object const& body, unsigned v) {
         auto const type = string_field(body, "type");
         if (!type)
-            return unprocessable("missing field `type`", v);
+            return {unprocessable("missing field `type`", v)};
+        if (auto account = account_info(*type, body, v))
+            return std::move(*account);
         std::string why;
         if (*type == "allMids") {
             auto const dex = dex_of(body, why);
             if (!dex)
-                return unprocessable(why, v);
-            return json_response(http::status::ok, all_mids(*dex), v);
+                return {unprocessable(why, v)};
+            return {json_response(http::status::ok, all_mids(*dex), v)};
         }
         if (*type == "exchangeStatus") {
             json::object o;
             o["time"] = now_ms();
             o["specialStatuses"] = nullptr;
-            return json_response(http::status::ok, o, v);
+            return {json_response(http::status::ok, o, v)};
         }
         if (*type == "meta" || *type == "metaAndAssetCtxs") {
             auto const dex = dex_of(body, why);
             if (!dex)
-                return unprocessable(why, v);
+                return {unprocessable(why, v)};
             if (*type == "meta")
-                return json_response(http::status::ok, meta(*dex), v);
+                return {json_response(http::status::ok, meta(*dex), v)};
             json::array out;
             out.push_back(meta(*dex));
             out.push_back(asset_ctxs(*dex));
-            return json_response(http::status::ok, out, v);
+            return {json_response(http::status::ok, out, v)};
         }
         if (*type == "spotMeta")
-            return json_response(http::status::ok, spot_meta(), v);
+            return {json_response(http::status::ok, spot_meta(), v)};
         if (*type == "perpDexs")
-            return json_response(http::status::ok, perp_dexs(), v);
+            return {json_response(http::status::ok, perp_dexs(), v)};
         if (*type == "l2Book")
-            return l2_book(body, v);
+            return {l2_book(body, v)};
         if (*type == "recentTrades") {
             auto const coin = string_field(body, "coin");
             if (!coin)
-                return unprocessable("missing field `coin`", v);
-            return json_response(http::status::ok, trades(*coin), v);
+                return {unprocessable("missing field `coin`", v)};
+            auto const t = trades(*coin);
+            std::size_t const n = t.is_array() ? t.get_array().size() : 0;
+            return {json_response(http::status::ok, t, v), n};
         }
-        return unprocessable("unknown variant `" + std::string(*type) + "`", v);
+        if (*type == "candleSnapshot")
+            return candle_snapshot(body, v);
+        if (*type == "perpDexStatus" || *type == "perpDexLimits")
+            return {dex_info(*type, body, v)};
+        return {unprocessable("unknown variant `" + std::string(*type) + "`", v)};
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // Account types (alpha.md §3.4-3.8, §3.13), served from the ledger
+
+    /// The `user` field: 0x + 40 hex digits in any case, answered lowercase.
+    std::optional<std::string> user_of(json::object const& body, std::string& why) const {
+        auto const* u = body.if_contains("user");
+        if (!u) {
+            why = "missing field `user`";
+            return std::nullopt;
+        }
+        if (!u->is_string()) {
+            why = "user: invalid type, expected a string";
+            return std::nullopt;
+        }
+        auto a = ledger::normalize_address(u->get_string());
+        if (!a)
+            why = "user: invalid address `" + std::string(u->get_string()) +
+                  "`, expected 0x followed by 40 hex digits";
+        return a;
+    }
+
+    /// An optional boolean field (`aggregateByTime`).
+    static bool bool_ok(json::object const& body, std::string_view key, std::string& why) {
+        auto const* b = body.if_contains(key);
+        if (!b || b->is_null() || b->is_bool())
+            return true;
+        why = std::string(key) + ": invalid type, expected a boolean";
+        return false;
+    }
+
+    static json::array to_array(std::vector<json::object> items) {
+        json::array out;
+        for (auto& o : items)
+            out.push_back(std::move(o));
+        return out;
+    }
+
+    std::optional<info_answer> account_info(std::string_view type, json::object const& body,
+                                            unsigned v) const {
+        static constexpr std::array<std::string_view, 12> account_types{
+            "clearinghouseState", "spotClearinghouseState",
+            "openOrders",         "frontendOpenOrders",
+            "userFills",          "userFillsByTime",
+            "orderStatus",        "historicalOrders",
+            "extraAgents",        "userRole",
+            "userRateLimit",      "activeAssetData"};
+        if (std::find(account_types.begin(), account_types.end(), type) == account_types.end())
+            return std::nullopt;
+        std::string why;
+        auto const user = user_of(body, why);
+        if (!user)
+            return info_answer{unprocessable(why, v)};
+        auto ok = [v](json::value const& body, std::size_t items = 0) {
+            return info_answer{json_response(http::status::ok, body, v), items};
+        };
+        if (type == "clearinghouseState" || type == "openOrders" || type == "frontendOpenOrders") {
+            auto const dex = dex_of(body, why);
+            if (!dex)
+                return info_answer{unprocessable(why, v)};
+            std::string const d(*dex);
+            if (type == "clearinghouseState")
+                return ok(
+                    clearinghouse_json(ledger_.perp_state(*user, d, marks_of(markets_)), now_ms()));
+            json::array out;
+            for (auto const& o : ledger_.open_orders(*user, d))
+                out.push_back(type == "openOrders" ? open_order_json(o) : frontend_order_json(o));
+            return ok(out);
+        }
+        if (type == "spotClearinghouseState")
+            return ok(spot_clearinghouse_json(ledger_.spot_state(*user)));
+        if (type == "userFills" || type == "userFillsByTime") {
+            if (!bool_ok(body, "aggregateByTime", why))
+                return info_answer{unprocessable(why, v)};
+            std::vector<fill_record> fills;
+            if (type == "userFills") {
+                fills = ledger_.fills(*user);
+            } else {
+                auto const* st = body.if_contains("startTime");
+                if (!st)
+                    return info_answer{unprocessable("missing field `startTime`", v)};
+                auto const start = int_field(*st);
+                if (!start)
+                    return info_answer{
+                        unprocessable("startTime: invalid type, expected an integer", v)};
+                std::int64_t end = std::numeric_limits<std::int64_t>::max();
+                if (auto const* et = body.if_contains("endTime"); et && !et->is_null()) {
+                    auto const e = int_field(*et);
+                    if (!e)
+                        return info_answer{
+                            unprocessable("endTime: invalid type, expected an integer", v)};
+                    end = *e;
+                }
+                fills = ledger_.fills_by_time(*user, *start, end);
+            }
+            json::array out;
+            for (auto const& f : fills)
+                out.push_back(fill_json(f));
+            return ok(out, fills.size());
+        }
+        if (type == "orderStatus") {
+            auto const* oid = body.if_contains("oid");
+            if (!oid)
+                return info_answer{unprocessable("missing field `oid`", v)};
+            std::optional<order_status_record> r;
+            if (auto const n = int_field(*oid); n && *n >= 0) {
+                r = ledger_.order_status(*user, static_cast<std::uint64_t>(*n));
+            } else if (oid->is_string()) {
+                std::string cloid(oid->get_string());
+                std::transform(cloid.begin(), cloid.end(), cloid.begin(), [](char c) {
+                    return c >= 'A' && c <= 'F' ? static_cast<char>(c - 'A' + 'a') : c;
+                });
+                if (cloid.size() != 34 || cloid.rfind("0x", 0) != 0)
+                    return info_answer{unprocessable(
+                        "oid: expected an order id or a 0x-prefixed 32-hex-digit cloid", v)};
+                r = ledger_.order_status_by_cloid(*user, cloid);
+            } else {
+                return info_answer{unprocessable(
+                    "oid: expected an order id or a 0x-prefixed 32-hex-digit cloid", v)};
+            }
+            json::object o;
+            if (!r) {
+                o["status"] = "unknownOid";
+                return ok(o);
+            }
+            o["status"] = "order";
+            o["order"] = order_status_json(*r);
+            return ok(o);
+        }
+        if (type == "historicalOrders") {
+            json::array out;
+            auto const h = ledger_.historical_orders(*user);
+            for (auto const& r : h)
+                out.push_back(order_status_json(r));
+            return ok(out, h.size());
+        }
+        if (type == "extraAgents")
+            return ok(agents_json(ledger_.extra_agents(*user)));
+        if (type == "userRole")
+            return ok(role_json(ledger_.role(*user)));
+        if (type == "userRateLimit")
+            return ok(rate_limit_json(ledger_.rate_limit(*user)));
+        return active_asset_data(*user, body, v);
+    }
+
+    /// alpha.md §3.13 `activeAssetData`: the coin's leverage setting, mark, and trade sizes
+    /// from the free margin (cross account value - margin used) at that leverage.
+    std::optional<info_answer> active_asset_data(std::string const& user, json::object const& body,
+                                                 unsigned v) const {
+        auto const coin = string_field(body, "coin");
+        if (!coin)
+            return info_answer{unprocessable("missing field `coin`", v)};
+        auto const ins = ledger_.find(*coin);
+        auto const idx = markets_.find(*coin);
+        if (!ins || ins->spot || !idx)
+            return info_answer{unprocessable("coin: unknown perp `" + std::string(*coin) + "`", v)};
+        auto const& s = markets_.spec(*idx);
+        auto const lev = ledger_.leverage_of(user, ins->coin);
+        auto const state = ledger_.perp_state(user, ins->dex, marks_of(markets_));
+        amount const mark = amount::from_scaled(markets_.mark(*idx), s.px_scale);
+        amount const free =
+            std::max(amount{}, state.cross.account_value - state.cross.total_margin_used);
+        amount const ntl = free.times(lev.value);
+        amount const sz = (ntl / mark).rounded(s.sz_scale);
+        json::object l;
+        l["type"] = lev.mode == margin_mode::cross ? "cross" : "isolated";
+        l["value"] = lev.value;
+        json::object o;
+        o["user"] = user;
+        o["coin"] = ins->coin;
+        o["leverage"] = std::move(l);
+        o["maxTradeSzs"] = json::array{sz.hl(), sz.hl()};
+        o["availableToTrade"] = json::array{ntl.hl(6), ntl.hl(6)};
+        o["markPx"] = mark.hl();
+        return info_answer{json_response(http::status::ok, o, v)};
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // candleSnapshot (alpha.md §3.10), perpDexStatus / perpDexLimits (§3.12)
+
+    info_answer candle_snapshot(json::object const& body, unsigned v) const {
+        auto const* r = body.if_contains("req");
+        if (!r)
+            return {unprocessable("missing field `req`", v)};
+        if (!r->is_object())
+            return {unprocessable("req: invalid type, expected a struct", v)};
+        auto const& req = r->get_object();
+        auto const coin = string_field(req, "coin");
+        if (!coin)
+            return {unprocessable("req: missing field `coin`", v)};
+        auto const iname = string_field(req, "interval");
+        if (!iname)
+            return {unprocessable("req: missing field `interval`", v)};
+        auto const it = std::find_if(intervals.begin(), intervals.end(),
+                                     [&](named_interval const& n) { return n.name == *iname; });
+        if (it == intervals.end())
+            return {unprocessable("req: unknown variant `" + std::string(*iname) +
+                                      "`, expected one of `1m`, `3m`, `5m`, `15m`, `30m`, `1h`, "
+                                      "`2h`, `4h`, `8h`, `12h`, `1d`, `3d`, `1w`, `1M`",
+                                  v)};
+        auto const* st = req.if_contains("startTime");
+        if (!st)
+            return {unprocessable("req: missing field `startTime`", v)};
+        auto const start = int_field(*st);
+        if (!start)
+            return {unprocessable("req.startTime: invalid type, expected an integer", v)};
+        std::int64_t end = now_ms();
+        if (auto const* et = req.if_contains("endTime"); et && !et->is_null()) {
+            auto const e = int_field(*et);
+            if (!e)
+                return {unprocessable("req.endTime: invalid type, expected an integer", v)};
+            end = *e;
+        }
+        auto const idx = markets_.find(*coin);
+        json::array out;
+        if (!idx || markets_.spec(*idx).symbol != *coin)
+            return {json_response(http::status::ok, out, v)}; // unknown coin -> []
+        auto const& s = markets_.spec(*idx);
+        for (auto const& c : candles_->query(*idx, it->iv, *start, end, max_candles)) {
+            json::object o;
+            o["t"] = c.t;
+            o["T"] = bucket_next(it->iv, c.t) - 1;
+            o["s"] = s.symbol;
+            o["i"] = it->name;
+            o["o"] = float_style(c.o, s.px_scale);
+            o["c"] = float_style(c.c, s.px_scale);
+            o["h"] = float_style(c.h, s.px_scale);
+            o["l"] = float_style(c.l, s.px_scale);
+            o["v"] = float_style(c.v, s.sz_scale);
+            o["n"] = c.n;
+            out.push_back(std::move(o));
+        }
+        std::size_t const n = out.size();
+        return {json_response(http::status::ok, out, v), n};
+    }
+
+    /// perpDexStatus (`""` = main dex) and perpDexLimits (a builder dex only); an unknown
+    /// dex answers null.
+    net::response dex_info(std::string_view type, json::object const& body, unsigned v) const {
+        auto const* d = body.if_contains("dex");
+        std::string_view name;
+        if (d && !d->is_null()) {
+            if (!d->is_string())
+                return unprocessable("dex: invalid type, expected a string", v);
+            name = d->get_string();
+        } else if (type == "perpDexLimits") {
+            return unprocessable("missing field `dex`", v);
+        }
+        if (type == "perpDexLimits" && name.empty())
+            return unprocessable("dex: the main dex has no limits", v);
+        if (!name.empty() && name != builder_dex)
+            return json_response(http::status::ok, nullptr, v);
+        json::object o;
+        if (type == "perpDexStatus") {
+            // A seeded base (other depositors) plus what the control API credited.
+            splitmix64 r(mix_seed(seed_, 0xde9, name.empty() ? 0 : 1));
+            std::int64_t const base =
+                r.between(400'000'000, 4'000'000'000) * 1'000'000 + r.between(0, 999'999);
+            amount const total =
+                amount::from_scaled(base, 6) + ledger_.net_deposits(std::string(name));
+            o["totalNetDeposit"] = total.hl(6);
+            return json_response(http::status::ok, o, v);
+        }
+        json::array caps;
+        for (auto const& p : perps)
+            if (p.dex == builder_dex)
+                caps.push_back(json::array{perp_symbol(p), "50000000.0"});
+        o["totalOiCap"] = "150000000.0";
+        o["oiSzCapPerPerp"] = "10000000000.0";
+        o["maxTransferNtl"] = "100000000.0";
+        o["coinToOiCap"] = std::move(caps);
+        return json_response(http::status::ok, o, v);
     }
 
     std::size_t index_of(std::string const& symbol) const { return *markets_.find(symbol); }
@@ -518,6 +918,9 @@ private:
     market_state& markets_;
     weight_limiter limiter_;
     std::uint64_t seed_;
+    ledger ledger_;
+    std::unique_ptr<candle_history> candles_;
+    std::vector<std::string> dexes_; ///< "" and the builder dex
 };
 
 } // namespace

@@ -3,11 +3,22 @@
  * @file alpha_router.hpp
  * Mock of upstream "alpha" (Hyperliquid info API, upstreams/alpha.md §1-3, §8, §10).
  *
- * `POST /info` types: allMids, exchangeStatus, meta, metaAndAssetCtxs, spotMeta, perpDexs,
- * l2Book, recentTrades. Malformed bodies and unknown types get HTTP 422 text/plain
+ * `POST /info` types: market data (allMids, exchangeStatus, meta, metaAndAssetCtxs, spotMeta,
+ * perpDexs, perpDexStatus, perpDexLimits, l2Book, recentTrades, candleSnapshot) and account
+ * reads from the ledger (clearinghouseState, spotClearinghouseState, openOrders,
+ * frontendOpenOrders, userFills, userFillsByTime, orderStatus, historicalOrders, extraAgents,
+ * userRole, userRateLimit, activeAssetData). Malformed bodies, unknown types and bad fields
+ * (a `user` that is not 0x + 40 hex) get HTTP 422 text/plain
  * `Failed to deserialize the JSON body into the target type: ...`. `POST /exchange` is
- * counted and rate-limited but answers `{"status":"err",...}` until accounts arrive.
- * IP rate limit: 1200 weight per sliding 60 s per client address (§8 weights) -> HTTP 429.
+ * counted and rate-limited but answers `{"status":"err",...}` until the matching engine
+ * arrives. IP rate limit: 1200 weight per sliding 60 s per client address (§8 weights, plus
+ * the per-item extras charged after answering) -> HTTP 429.
+ *
+ * Control extensions (`upstream_router::handle_control`): `POST /__mock/accounts`,
+ * `GET /__mock/accounts/{address}` (alpha_accounts.hpp).
+ *
+ * Candles come from a `candle_history` fed by every trade the market state prints, with a
+ * backfilled history (common/candles.hpp).
  *
  * Markets: main dex perps BTC, ETH, SOL; builder dex `xyz` with xyz:TSLA, xyz:NVDA, xyz:GOLD;
  * spot PURR/USDC (index 0) and @1 (HFUN/USDC, index 1).
@@ -21,6 +32,9 @@
 #include <vector>
 
 namespace gateway::mocks::alpha {
+
+/// Trades printed per market before start (alpha's market_state), so recentTrades is full.
+inline constexpr unsigned initial_trades = 200;
 
 std::vector<market_spec> market_specs();
 

@@ -18,30 +18,15 @@ constexpr std::int64_t max_latency_ms = 600'000;
 constexpr std::uint64_t max_tick_steps = 100'000;
 
 net::response error(http::status st, std::string message, unsigned version) {
-    boost::json::object o;
-    o["error"] = message;
-    return json_response(st, o, version);
+    return control_error(st, std::move(message), version);
 }
 
 net::response not_allowed(std::string_view allow, unsigned version) {
-    auto res = error(http::status::method_not_allowed, "Method not allowed here.", version);
-    res.set(http::field::allow, allow);
-    return res;
+    return control_not_allowed(allow, version);
 }
 
-/// Parses a control body that must be a JSON object.
 std::optional<boost::json::object> parse_object(net::request const& req, std::string& why) {
-    boost::system::error_code ec;
-    auto v = boost::json::parse(req.body(), ec);
-    if (ec) {
-        why = "The body must be a JSON object: " + ec.message() + ".";
-        return std::nullopt;
-    }
-    if (!v.is_object()) {
-        why = "The body must be a JSON object.";
-        return std::nullopt;
-    }
-    return std::move(v.get_object());
+    return parse_control_object(req, why);
 }
 
 std::optional<std::int64_t> as_integer(boost::json::value const& v) {
@@ -195,11 +180,43 @@ net::response post_tick(net::request const& req, control_plane cp) {
 
 } // namespace
 
+net::response control_error(http::status status, std::string message, unsigned version) {
+    boost::json::object o;
+    o["error"] = message;
+    return json_response(status, o, version);
+}
+
+net::response control_not_allowed(std::string_view allow, unsigned version) {
+    auto res = control_error(http::status::method_not_allowed, "Method not allowed here.", version);
+    res.set(http::field::allow, allow);
+    return res;
+}
+
+std::optional<boost::json::object> parse_control_object(net::request const& req, std::string& why) {
+    boost::system::error_code ec;
+    auto v = boost::json::parse(req.body(), ec);
+    if (ec) {
+        why = "The body must be a JSON object: " + ec.message() + ".";
+        return std::nullopt;
+    }
+    if (!v.is_object()) {
+        why = "The body must be a JSON object.";
+        return std::nullopt;
+    }
+    return std::move(v.get_object());
+}
+
+net::response control_not_found(net::request const& req) {
+    return control_error(http::status::not_found,
+                         "No control endpoint " + split_target(req.target()).path + ".",
+                         req.version());
+}
+
 bool is_control_target(std::string_view target) noexcept {
     return target.substr(0, prefix.size()) == prefix;
 }
 
-net::response handle_control(net::request const& req, control_plane cp) {
+std::optional<net::response> handle_control(net::request const& req, control_plane cp) {
     auto const parts = split_target(req.target());
     auto const verb = req.method();
     unsigned const v = req.version();
@@ -235,7 +252,7 @@ net::response handle_control(net::request const& req, control_plane cp) {
             return post_tick(req, cp);
         return not_allowed("POST", v);
     }
-    return error(http::status::not_found, "No control endpoint " + parts.path + ".", v);
+    return std::nullopt;
 }
 
 } // namespace gateway::mocks

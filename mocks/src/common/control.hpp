@@ -14,7 +14,8 @@
  *   want market movement without waiting for the timer).
  *
  * Errors are `{"error":"<one sentence>"}`: 400 bad body, 404 unknown endpoint or symbol,
- * 405 wrong method.
+ * 405 wrong method. Other `/__mock/` paths belong to the upstream router
+ * (`upstream_router::handle_control`), e.g. alpha's `/__mock/accounts`.
  */
 #include "faults.hpp"
 #include "market_state.hpp"
@@ -22,6 +23,10 @@
 
 #include <gateway/net/http_server.hpp>
 
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace gateway::mocks {
@@ -35,6 +40,20 @@ struct control_plane {
 /// True for targets under `/__mock/`.
 bool is_control_target(std::string_view target) noexcept;
 
-net::response handle_control(net::request const& req, control_plane cp);
+/// The common control endpoints; nullopt for a path they do not own.
+std::optional<net::response> handle_control(net::request const& req, control_plane cp);
+
+/// 404 `{"error":"No control endpoint <path>."}`.
+net::response control_not_found(net::request const& req);
+
+/// `{"error":"<message>"}` with `status`.
+net::response control_error(boost::beast::http::status status, std::string message,
+                            unsigned version);
+
+/// 405 with `Allow: <allow>`.
+net::response control_not_allowed(std::string_view allow, unsigned version);
+
+/// Parses a control body that must be a JSON object; `why` is a sentence for a 400.
+std::optional<boost::json::object> parse_control_object(net::request const& req, std::string& why);
 
 } // namespace gateway::mocks

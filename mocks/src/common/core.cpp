@@ -12,8 +12,13 @@ namespace gateway::mocks {
 
 boost::asio::awaitable<std::optional<net::response>>
 mock_core::serve(std::shared_ptr<mock_core> self, net::request req, net::tcp::endpoint remote) {
-    if (is_control_target(req.target()))
-        co_return handle_control(req, {self->faults_, self->stats_, *self->markets_});
+    if (is_control_target(req.target())) {
+        if (auto common = handle_control(req, {self->faults_, self->stats_, *self->markets_}))
+            co_return std::move(*common);
+        if (auto own = self->router_->handle_control(req))
+            co_return std::move(*own);
+        co_return control_not_found(req);
+    }
 
     self->stats_.count(self->router_->classify(req));
     fault_config const f = self->faults_.get();

@@ -10,8 +10,6 @@
 namespace gateway::mocks {
 
 namespace {
-constexpr std::size_t max_trades_kept = 1000;
-constexpr unsigned initial_trades = 40;
 constexpr std::int64_t initial_trade_spacing_ms = 1500;
 
 // Gaps between generated levels, in ticks: mostly adjacent, sometimes a hole.
@@ -27,7 +25,8 @@ std::int64_t level_gap(splitmix64& r) {
 }
 } // namespace
 
-market_state::market_state(std::uint64_t seed, std::vector<market_spec> specs, std::int64_t now_ms)
+market_state::market_state(std::uint64_t seed, std::vector<market_spec> specs, std::int64_t now_ms,
+                           unsigned initial_trades)
     : seed_(seed)
     , specs_(std::move(specs))
     , live_(specs_.size())
@@ -191,8 +190,10 @@ void market_state::print_trades_locked(std::size_t i, std::int64_t now_ms, unsig
         t.buyer_is_taker = buy;
         t.entropy = r.next();
         l.trades.push_back(t);
-        if (l.trades.size() > max_trades_kept)
+        if (l.trades.size() > trades_kept)
             l.trades.pop_front();
+        if (listener_)
+            listener_(i, t);
     }
 }
 
@@ -224,6 +225,11 @@ void market_state::step(std::int64_t now_ms) {
         l.changed_ms = now_ms;
         print_trades_locked(i, now_ms, static_cast<unsigned>(r.below(3)));
     }
+}
+
+void market_state::set_trade_listener(trade_listener listener) {
+    std::lock_guard lock(m_);
+    listener_ = std::move(listener);
 }
 
 } // namespace gateway::mocks

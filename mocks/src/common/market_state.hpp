@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -66,7 +67,17 @@ struct trade {
 
 class market_state {
 public:
-    market_state(std::uint64_t seed, std::vector<market_spec> specs, std::int64_t now_ms);
+    /// Trades kept per market (the newest); `trades` never returns more.
+    static constexpr std::size_t trades_kept = 1000;
+    /// Trades printed per market at construction, 1.5 s apart before `now_ms`, unless told.
+    static constexpr unsigned default_initial_trades = 40;
+
+    /// Called for every trade printed after it is set; runs under the state's lock, so it must
+    /// not call back into this object.
+    using trade_listener = std::function<void(std::size_t market, trade const&)>;
+
+    market_state(std::uint64_t seed, std::vector<market_spec> specs, std::int64_t now_ms,
+                 unsigned initial_trades = default_initial_trades);
 
     std::size_t size() const noexcept { return specs_.size(); }
     /// Immutable after construction; safe without the lock.
@@ -90,6 +101,9 @@ public:
     /// One walk step at time `now_ms`: unpinned marks move, a few trades print everywhere.
     void step(std::int64_t now_ms);
 
+    /// Replaces the trade listener (an empty function removes it).
+    void set_trade_listener(trade_listener listener);
+
 private:
     struct live {
         std::int64_t mark = 0;
@@ -112,6 +126,7 @@ private:
     std::vector<live> live_;
     std::uint64_t walk_state_;
     std::uint64_t steps_ = 0;
+    trade_listener listener_;
 };
 
 } // namespace gateway::mocks

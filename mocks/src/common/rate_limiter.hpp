@@ -32,6 +32,10 @@ public:
 
     verdict admit(std::string const& client, std::uint32_t weight, clock::time_point now);
 
+    /// Adds `weight` without refusing (extras known only once the answer is built, such as
+    /// alpha's per-item weights); the budget may go over, so later requests are refused.
+    void charge(std::string const& client, std::uint32_t weight, clock::time_point now);
+
     std::uint32_t limit() const noexcept { return limit_; }
     std::chrono::milliseconds window() const noexcept { return window_; }
 
@@ -45,6 +49,8 @@ private:
     std::chrono::milliseconds window_;
     std::mutex m_;
     std::unordered_map<std::string, bucket> buckets_;
+
+    void expire(bucket& b, clock::time_point now) const;
 };
 
 } // namespace gateway::mocks

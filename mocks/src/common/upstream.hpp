@@ -12,6 +12,7 @@
 #include <gateway/net/http_server.hpp>
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace gateway::mocks {
@@ -37,6 +38,17 @@ public:
 
     /// The server's own failures (malformed HTTP, body too large), in the upstream's shape.
     virtual net::response render_failure(net::failure const& f, unsigned version) const = 0;
+
+    /**
+     * Upstream-specific control endpoints (CONTRACT §10), e.g. alpha's `/__mock/accounts`.
+     * The core calls it for `/__mock/` targets the common control API does not own, outside
+     * faults, rate limits and stats; nullopt means "not mine" (the core answers 404). Errors
+     * use the control API's `{"error":"<sentence>"}` shape (`control_error`).
+     */
+    virtual std::optional<net::response> handle_control(net::request const& req) {
+        (void)req;
+        return std::nullopt;
+    }
 };
 
 } // namespace gateway::mocks

@@ -6,7 +6,7 @@
  * catalog + CLOB) so contract and end-to-end tests run without the internet.
  *
  * Every mock also serves the control API of CONTRACT §10 under `/__mock/` (faults, stats,
- * marks), which is never subject to faults, rate limits or stats.
+ * marks, tick; alpha also accounts), which is never subject to faults, rate limits or stats.
  *
  * Market data is deterministic for a given seed: mark prices follow a seeded random walk that
  * advances once per second, and order books and recent trades are generated from the seed
@@ -32,14 +32,19 @@ struct mock_options {
     std::uint16_t port = 0;         ///< 0 = a free port
     std::uint64_t seed = 42;        ///< seeds the random walk, books and trades
     unsigned threads = 1;           ///< io_context threads
+    /// alpha: enforce the upstream's IP weight budget (1200 per 60 s, 429 over it). Benchmarks
+    /// that send thousands of requests turn it off.
+    bool rate_limits = true;
 };
 
 /**
  * One running mock upstream. Owns its io_context and thread(s); it is listening when `start`
  * returns.
  *
- * Endpoints served: alpha `POST /info` (+ a stub `POST /exchange`); beta `/fapi/v3/...` and
- * `/api/v3/...` on the same port; gamma the Gamma catalog at `/` and the CLOB under `/clob`.
+ * Endpoints served: alpha `POST /info` (market data, candles and account reads backed by an
+ * in-memory ledger seeded through `POST /__mock/accounts`; + a stub `POST /exchange`); beta
+ * `/fapi/v3/...` and `/api/v3/...` on the same port; gamma the Gamma catalog at `/` and the
+ * CLOB under `/clob`.
  *
  * @par Thread safety
  * `port`, `base_url` and `ws_url` may be called from any thread; `stop` is idempotent and may
