@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake git ninja-build ccache pkg-config ca-certificates
   libboost1.81-all-dev libssl-dev catch2 libtrompeloeil-cpp-dev
-  libsecp256k1-dev libcrypto++-dev libsqlite3-dev sqlite3 curl
+  libsecp256k1-dev libcrypto++-dev libsqlite3-dev sqlite3 curl wrk
 )
 
 # The test command also needs the browser test's tools: Debian's chromium and Node.js with npm.

@@ -20,14 +20,15 @@ namespace gateway::test {
 
 struct test_gateway {
     using tweak = std::function<void(server::server_config&)>;
+    using mock_tweak = std::function<void(mocks::mock_options&)>;
 
-    explicit test_gateway(tweak adjust = {}) {
+    explicit test_gateway(tweak adjust = {}, mock_tweak const& adjust_mocks = {}) {
         using mocks::upstream;
-        alpha = start(upstream::alpha, false);
-        alpha_testnet = start(upstream::alpha, true);
-        beta = start(upstream::beta, false);
-        beta_testnet = start(upstream::beta, true);
-        gamma = start(upstream::gamma, false);
+        alpha = start(upstream::alpha, false, adjust_mocks);
+        alpha_testnet = start(upstream::alpha, true, adjust_mocks);
+        beta = start(upstream::beta, false, adjust_mocks);
+        beta_testnet = start(upstream::beta, true, adjust_mocks);
+        gamma = start(upstream::gamma, false, adjust_mocks);
         server::server_config cfg;
         cfg.listen = "127.0.0.1:0";
         cfg.threads = 2;
@@ -107,10 +108,13 @@ struct test_gateway {
     std::unique_ptr<client> sdk;
 
 private:
-    static std::unique_ptr<mocks::mock_server> start(mocks::upstream kind, bool testnet) {
+    static std::unique_ptr<mocks::mock_server> start(mocks::upstream kind, bool testnet,
+                                                     mock_tweak const& adjust) {
         mocks::mock_options opt;
         opt.kind = kind;
         opt.testnet = testnet;
+        if (adjust)
+            adjust(opt);
         return mocks::mock_server::start(opt);
     }
 };
