@@ -238,43 +238,61 @@ asio::awaitable<result<alpha::perp_market>> market_read(services& s, request_con
     co_return **m;
 }
 
-asio::awaitable<result<reply>> trades_route(services& s, request_context& ctx) {
+/// A market read's checked parameters and its market.
+template <class Params>
+struct market_request {
+    Params params;
+    alpha::perp_market market;
+};
+
+/// The common start of a market read: provider, parameters (VALIDATION_ERROR), then the
+/// market (MARKET_NOT_FOUND) from the learned universe.
+template <class Params>
+asio::awaitable<result<market_request<Params>>> begin_market_read(services& s,
+                                                                  request_context& ctx) {
     if (auto ok = require_alpha(ctx, vertical::perps); !ok)
         co_return ok.error();
-    auto params = trades_params::from_query(query_of(ctx));
+    auto params = Params::from_query(query_of(ctx));
     if (!params)
         co_return params.error();
     auto market = co_await market_read(s, ctx);
     if (!market)
         co_return market.error();
+    co_return market_request<Params>{std::move(*params), std::move(*market)};
+}
+
+/// A mapped answer as a reply (or its error).
+template <class T>
+result<reply> mapped_reply(result<T> const& mapped) {
+    if (!mapped)
+        return mapped.error();
+    return json_reply(json::value_from(*mapped));
+}
+
+asio::awaitable<result<reply>> trades_route(services& s, request_context& ctx) {
+    auto r = co_await begin_market_read<trades_params>(s, ctx);
+    if (!r)
+        co_return r.error();
     auto body = info_body("recentTrades");
-    body["coin"] = market->symbol;
+    body["coin"] = r->market.symbol;
     auto const answer = co_await s.alpha(ctx.testnet).info(body, s.config.market_cache_ttl);
     if (!*answer)
         co_return answer->error();
-    auto trades = alpha::to_trades(**answer, static_cast<std::size_t>(*params->limit));
-    if (!trades)
-        co_return trades.error();
-    co_return json_reply(json::value_from(*trades));
+    co_return mapped_reply(alpha::to_trades(**answer, static_cast<std::size_t>(*r->params.limit)));
 }
 
 asio::awaitable<result<reply>> candles_route(services& s, request_context& ctx) {
-    if (auto ok = require_alpha(ctx, vertical::perps); !ok)
-        co_return ok.error();
-    auto params = candles_params::from_query(query_of(ctx));
-    if (!params)
-        co_return params.error();
+    auto r = co_await begin_market_read<candles_params>(s, ctx);
+    if (!r)
+        co_return r.error();
     // Defaults are resolved against the current second, so identical default reads within
     // the cache lifetime share one upstream call.
-    auto range = params->resolve(wall_ms() / 1000 * 1000);
+    auto range = r->params.resolve(wall_ms() / 1000 * 1000);
     if (!range)
         co_return range.error();
-    auto market = co_await market_read(s, ctx);
-    if (!market)
-        co_return market.error();
     json::object req; // no braced initializers in a coroutine (GCC 12)
-    req["coin"] = market->symbol;
-    req["interval"] = alpha::upstream_interval(*params->interval);
+    req["coin"] = r->market.symbol;
+    req["interval"] = alpha::upstream_interval(*r->params.interval);
     req["startTime"] = range->start_time;
     req["endTime"] = range->end_time;
     auto body = info_body("candleSnapshot");
@@ -282,31 +300,20 @@ asio::awaitable<result<reply>> candles_route(services& s, request_context& ctx) 
     auto const answer = co_await s.alpha(ctx.testnet).info(body, s.config.market_cache_ttl);
     if (!*answer)
         co_return answer->error();
-    auto candles = alpha::to_candles(**answer);
-    if (!candles)
-        co_return candles.error();
-    co_return json_reply(json::value_from(*candles));
+    co_return mapped_reply(alpha::to_candles(**answer));
 }
 
 asio::awaitable<result<reply>> orderbook_route(services& s, request_context& ctx) {
-    if (auto ok = require_alpha(ctx, vertical::perps); !ok)
-        co_return ok.error();
-    auto params = orderbook_params::from_query(query_of(ctx));
-    if (!params)
-        co_return params.error();
-    auto market = co_await market_read(s, ctx);
-    if (!market)
-        co_return market.error();
+    auto r = co_await begin_market_read<orderbook_params>(s, ctx);
+    if (!r)
+        co_return r.error();
     auto body = info_body("l2Book");
-    body["coin"] = market->symbol;
+    body["coin"] = r->market.symbol;
     auto const answer = co_await s.alpha(ctx.testnet).info(body, s.config.market_cache_ttl);
     if (!*answer)
         co_return answer->error();
-    auto book =
-        alpha::to_orderbook(**answer, market->symbol, static_cast<std::size_t>(*params->depth));
-    if (!book)
-        co_return book.error();
-    co_return json_reply(json::value_from(*book));
+    co_return mapped_reply(alpha::to_orderbook(**answer, r->market.symbol,
+                                               static_cast<std::size_t>(*r->params.depth)));
 }
 
 asio::awaitable<result<reply>> spot_balances_route(services& s, request_context& ctx) {

@@ -197,9 +197,10 @@ coalescing_cache<T>::start(std::string const& key, std::chrono::milliseconds ttl
     return f;
 }
 
+// Coroutine parameters are taken by value on purpose: they are copied into the frame.
 template <class T>
-// cppcheck-suppress passedByValue ; coroutine parameters are copied into the frame on purpose
 boost::asio::awaitable<void>
+// cppcheck-suppress passedByValue
 coalescing_cache<T>::run_flight(coalescing_cache* self, std::string key,
                                 std::chrono::milliseconds ttl, std::shared_ptr<flight> f,
                                 fetch_fn fetch) {

@@ -41,7 +41,7 @@ std::uint32_t info_item_weight(std::string_view type, json::value const& answer)
     return 0;
 }
 
-adapter::adapter(asio::any_io_executor ex, net::http_client& http, adapter_options options)
+adapter::adapter(asio::any_io_executor const& ex, net::http_client& http, adapter_options options)
     : ex_(ex)
     , http_(http)
     , options_(std::move(options))
@@ -93,7 +93,10 @@ asio::awaitable<void> adapter::refresh_loop() {
     }
 }
 
+// Coroutine parameters by value: they live in the frame across suspensions.
+// cppcheck-suppress passedByValue
 asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std::uint32_t weight,
+                                                           // cppcheck-suppress passedByValue
                                                            std::string type) {
     auto const now = weight_budget::clock::now();
     auto const wait = budget_.reserve(weight, now, options_.max_budget_wait);

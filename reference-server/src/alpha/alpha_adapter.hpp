@@ -50,7 +50,8 @@ public:
     using json_ptr = std::shared_ptr<result<boost::json::value> const>;
     using universe_ptr = std::shared_ptr<universe const>;
 
-    adapter(boost::asio::any_io_executor ex, net::http_client& http, adapter_options options);
+    adapter(boost::asio::any_io_executor const& ex, net::http_client& http,
+            adapter_options options);
 
     /// Starts the background market refresh (first load at once).
     void start();
