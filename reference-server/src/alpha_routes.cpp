@@ -61,6 +61,14 @@ reply json_reply(json::value body) {
     return out;
 }
 
+/// A mapped answer as a reply (or its error).
+template <class T>
+result<reply> mapped_reply(result<T> const& mapped) {
+    if (!mapped)
+        return mapped.error();
+    return json_reply(json::value_from(*mapped));
+}
+
 /// Waits for a read and hands back its JSON (or its error).
 asio::awaitable<result<json::value const*>> await_json(flight_ptr const& f,
                                                        adapter::json_ptr& keep) {
@@ -133,34 +141,41 @@ asio::awaitable<result<account_target>> account_read(services& s, request_contex
     co_return account_target{std::move(*user), std::move(*markets)};
 }
 
-asio::awaitable<result<reply>> account_summary_route(services& s, request_context& ctx) {
+/// An account read over every perp dex: the target and one `type` answer per dex.
+struct per_dex_account {
+    account_target target;
+    std::vector<adapter::json_ptr> answers;
+};
+
+asio::awaitable<result<per_dex_account>> per_dex_account_read(services& s, request_context& ctx,
+                                                              std::string_view type) {
     auto target = co_await account_read(s, ctx, vertical::perps);
     if (!target)
         co_return target.error();
-    auto states = co_await per_dex_reads(s.alpha(ctx.testnet), *target->markets,
-                                         "clearinghouseState", target->user);
-    if (!states)
-        co_return states.error();
+    auto answers =
+        co_await per_dex_reads(s.alpha(ctx.testnet), *target->markets, type, target->user);
+    if (!answers)
+        co_return answers.error();
+    co_return per_dex_account{std::move(*target), std::move(*answers)};
+}
+
+asio::awaitable<result<reply>> account_summary_route(services& s, request_context& ctx) {
+    auto read = co_await per_dex_account_read(s, ctx, "clearinghouseState");
+    if (!read)
+        co_return read.error();
     std::vector<json::value> bodies;
-    for (auto const& st : *states)
+    for (auto const& st : read->answers)
         bodies.push_back(**st);
-    auto summary = alpha::to_account_summary(bodies);
-    if (!summary)
-        co_return summary.error();
-    co_return json_reply(json::value_from(*summary));
+    co_return mapped_reply(alpha::to_account_summary(bodies));
 }
 
 asio::awaitable<result<reply>> positions_route(services& s, request_context& ctx) {
-    auto target = co_await account_read(s, ctx, vertical::perps);
-    if (!target)
-        co_return target.error();
-    auto states = co_await per_dex_reads(s.alpha(ctx.testnet), *target->markets,
-                                         "clearinghouseState", target->user);
-    if (!states)
-        co_return states.error();
+    auto read = co_await per_dex_account_read(s, ctx, "clearinghouseState");
+    if (!read)
+        co_return read.error();
     std::vector<position> all;
-    for (auto const& st : *states) {
-        auto some = alpha::to_positions(**st, *target->markets);
+    for (auto const& st : read->answers) {
+        auto some = alpha::to_positions(**st, *read->target.markets);
         if (!some)
             co_return some.error();
         all.insert(all.end(), some->begin(), some->end());
@@ -169,20 +184,16 @@ asio::awaitable<result<reply>> positions_route(services& s, request_context& ctx
 }
 
 asio::awaitable<result<reply>> open_orders_route(services& s, request_context& ctx) {
-    auto target = co_await account_read(s, ctx, vertical::perps);
-    if (!target)
-        co_return target.error();
-    auto lists = co_await per_dex_reads(s.alpha(ctx.testnet), *target->markets,
-                                        "frontendOpenOrders", target->user);
-    if (!lists)
-        co_return lists.error();
+    auto read = co_await per_dex_account_read(s, ctx, "frontendOpenOrders");
+    if (!read)
+        co_return read.error();
     std::vector<open_order> all;
-    for (auto const& l : *lists) {
+    for (auto const& l : read->answers) {
         auto some = alpha::to_open_orders(**l);
         if (!some)
             co_return some.error();
         for (auto& o : *some)
-            if (target->markets->find_perp(o.symbol))
+            if (read->target.markets->find_perp(o.symbol))
                 all.push_back(std::move(o)); // perps only: spot orders are not perps orders
     }
     std::stable_sort(all.begin(), all.end(), [](open_order const& a, open_order const& b) {
@@ -259,14 +270,6 @@ asio::awaitable<result<market_request<Params>>> begin_market_read(services& s,
     if (!market)
         co_return market.error();
     co_return market_request<Params>{std::move(*params), std::move(*market)};
-}
-
-/// A mapped answer as a reply (or its error).
-template <class T>
-result<reply> mapped_reply(result<T> const& mapped) {
-    if (!mapped)
-        return mapped.error();
-    return json_reply(json::value_from(*mapped));
 }
 
 asio::awaitable<result<reply>> trades_route(services& s, request_context& ctx) {
