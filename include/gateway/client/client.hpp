@@ -28,6 +28,7 @@
 #include <gateway/types/account.hpp>
 #include <gateway/types/health.hpp>
 #include <gateway/types/market.hpp>
+#include <gateway/types/orders.hpp>
 #include <gateway/types/provider.hpp>
 #include <gateway/types/rwas.hpp>
 #include <gateway/validate/validate.hpp>
@@ -131,6 +132,40 @@ public:
     /// `GET /v1/rwas/{provider}/dexes/{dex}/status` (CONTRACT §4). @par Errors DEX_NOT_FOUND.
     result<gateway::dex_status> dex_status(std::string_view provider, std::string_view name) const;
 
+    /**
+     * `GET /v1/{vertical}/{provider}/markets` (`perps` or `spot`): every market with the rules
+     * a signer needs (asset id, size decimals, max leverage); see
+     * `gateway::sign::alpha::rules_of`.
+     */
+    result<std::vector<market_info>> markets(vertical v, std::string_view provider) const;
+
+    // ---- signed writes (spec 4.2, 4.4; CONTRACT §5-6) ------------------------------------
+    // Each body is checked with `validate` first (nothing is sent when it fails). Sign it with
+    // `gateway::sign::alpha::signer` (or any wallet, through `typed_data`). Writes are never
+    // retried: on UPSTREAM_TIMEOUT the order's state is unknown; look at open orders / fills.
+
+    /// `POST /v1/perps/{provider}/orders`. @par Errors ORDER_REJECTED, SIGNATURE_ERROR,
+    /// INVALID_NONCE, VALIDATION_ERROR, UNSUPPORTED_ORDER_TYPE, MARKET_NOT_FOUND, ...
+    result<place_result> place_order(std::string_view provider, place_order_request const& r) const;
+    /// `POST /v1/spot/{provider}/orders` (`BASE/QUOTE` symbols; market and limit).
+    result<place_result> place_spot_order(std::string_view provider,
+                                          spot_order_request const& r) const;
+    /// `DELETE /v1/perps/{provider}/orders`. @par Errors ORDER_NOT_FOUND, SIGNATURE_ERROR, ...
+    result<cancel_result> cancel_order(std::string_view provider,
+                                       cancel_order_request const& r) const;
+    /// `DELETE /v1/spot/{provider}/orders`.
+    result<cancel_result> cancel_spot_order(std::string_view provider,
+                                            cancel_order_request const& r) const;
+    /// `POST /v1/perps/{provider}/leverage`. @par Errors MAX_LEVERAGE_EXCEEDED, ...
+    result<leverage_result> set_leverage(std::string_view provider,
+                                         set_leverage_request const& r) const;
+    /**
+     * `POST /v1/{vertical}/{provider}/typed-data` (`perps` or `spot`): the canonical params,
+     * the `eth_signTypedData_v4` JSON and its digest, for any wallet library to sign.
+     */
+    result<typed_data_response> typed_data(vertical v, std::string_view provider,
+                                           typed_data_request const& r) const;
+
     // ---- escape hatch --------------------------------------------------------------------
     /**
      * Any call: `path` is already encoded (use `encode_segment` for parameters). Returns the
@@ -151,6 +186,10 @@ private:
     std::string vertical_path(std::string const& path) const;
     template <class T, class Parse>
     result<T> get_as(std::string path, query_params const& query, Parse parse) const;
+    /// A write: `body` sent with `method`, the answer read as `T`.
+    template <class T, class Parse>
+    result<T> send_as(boost::beast::http::verb method, std::string path,
+                      boost::json::value const& body, Parse parse) const;
     template <class T, class Parse>
     result<std::vector<T>> get_list(std::string path, query_params const& query, Parse parse,
                                     std::string_view what) const;

@@ -19,6 +19,7 @@
 #include <gateway/types/address.hpp>
 #include <gateway/types/decimal.hpp>
 #include <gateway/types/enums.hpp>
+#include <gateway/types/market.hpp>
 #include <gateway/types/orders.hpp>
 
 #include <boost/json/object.hpp>
@@ -46,6 +47,13 @@ struct market_rules {
     /// Perps maximum leverage; 0 = unknown (not checked).
     unsigned max_leverage = 0;
 };
+
+/// The rules of a market as the gateway lists them (`client::markets`); `spot` for the spot
+/// vertical's list.
+inline market_rules rules_of(market_info const& m, bool spot) {
+    return market_rules{static_cast<std::uint32_t>(m.asset), static_cast<unsigned>(m.sz_decimals),
+                        spot, static_cast<unsigned>(m.max_leverage)};
+}
 
 /**
  * placeOrder -> `{"type":"order","orders":[{"a","b","p","s","r","t"[,"c"]}],"grouping":"na"}`

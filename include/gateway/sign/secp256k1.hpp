@@ -43,6 +43,12 @@ public:
     GATEWAY_DECL static result<private_key> from_bytes(std::span<std::uint8_t const> raw,
                                                        std::string_view field = "privateKey");
 
+    /**
+     * A fresh random key (OpenSSL's CSPRNG), e.g. for a new agent wallet.
+     * @par Errors INTERNAL_ERROR if the CSPRNG fails.
+     */
+    GATEWAY_DECL static result<private_key> generate();
+
     GATEWAY_DECL private_key(private_key const& other) noexcept;
     GATEWAY_DECL private_key(private_key&& other) noexcept;
     GATEWAY_DECL private_key& operator=(private_key const& other) noexcept;

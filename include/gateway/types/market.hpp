@@ -61,6 +61,20 @@ struct orderbook {
 
 /// Reads a trade.
 GATEWAY_DECL result<trade> parse_trade(boost::json::value const& v, strictness mode);
+/**
+ * A tradable market and the rules a signer needs for it (`GET /v1/{perps|spot}/{provider}/markets`,
+ * an addition to the spec): `asset` is the upstream asset id of CONTRACT §6.1, `szDecimals` the
+ * size decimals (prices get `(spot ? 8 : 6) - szDecimals`), `maxLeverage` 0 for spot.
+ */
+struct market_info {
+    std::string symbol;
+    std::int64_t asset = 0;
+    std::int64_t sz_decimals = 0;
+    std::int64_t max_leverage = 0;
+};
+
+/// Reads a market info.
+GATEWAY_DECL result<market_info> parse_market_info(boost::json::value const& v, strictness mode);
 /// Reads a candle.
 GATEWAY_DECL result<candle> parse_candle(boost::json::value const& v, strictness mode);
 /// Reads a prices map: every value must be a decimal (lenient in upstream mode).
@@ -77,6 +91,8 @@ GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv
                              book_level const& l);
 GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
                              orderbook const& b);
+GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
+                             market_info const& m);
 
 /// `try_value_to` readers: `parse_<type>` in upstream mode.
 GATEWAY_DECL boost::json::result<trade> tag_invoke(boost::json::try_value_to_tag<trade>,
@@ -87,6 +103,8 @@ GATEWAY_DECL boost::json::result<book_level> tag_invoke(boost::json::try_value_t
                                                         boost::json::value const& v);
 GATEWAY_DECL boost::json::result<orderbook> tag_invoke(boost::json::try_value_to_tag<orderbook>,
                                                        boost::json::value const& v);
+GATEWAY_DECL boost::json::result<market_info> tag_invoke(boost::json::try_value_to_tag<market_info>,
+                                                         boost::json::value const& v);
 
 } // namespace gateway
 

@@ -134,6 +134,23 @@ result<T> client::get_as(std::string path, query_params const& query, Parse pars
 }
 
 template <class T, class Parse>
+result<T> client::send_as(boost::beast::http::verb method, std::string path,
+                          boost::json::value const& request, Parse parse) const {
+    auto body = call(method, std::move(path), {}, &request);
+    if (!body)
+        return body.error();
+    auto typed = parse(*body, strictness::upstream);
+    if (!typed) {
+        api_error e = typed.error();
+        e.code = errc::transport_error;
+        e.wire_code_text = "TRANSPORT_ERROR";
+        e.message = "The server's answer does not match the contract: " + e.message;
+        return e;
+    }
+    return std::move(*typed);
+}
+
+template <class T, class Parse>
 result<std::vector<T>> client::get_list(std::string path, query_params const& query, Parse parse,
                                         std::string_view what) const {
     return get_as<std::vector<T>>(
@@ -253,6 +270,76 @@ GATEWAY_DECL result<gateway::dex_status> client::dex_status(std::string_view pro
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name) +
                       "/status"),
         {}, [](auto const& v, strictness m) { return parse_dex_status(v, m); });
+}
+
+GATEWAY_DECL result<std::vector<market_info>> client::markets(vertical v,
+                                                              std::string_view provider) const {
+    return get_list<market_info>(vertical_path("/" + std::string(to_string(v)) + "/" +
+                                               encode_segment(provider) + "/markets"),
+                                 {}, &parse_market_info, "markets");
+}
+
+namespace detail {
+/// `/{vertical}/{provider}/{leaf}` of a write.
+inline std::string write_path(std::string_view vertical, std::string_view provider,
+                              std::string_view leaf) {
+    return "/" + std::string(vertical) + "/" + client::encode_segment(provider) + "/" +
+           std::string(leaf);
+}
+} // namespace detail
+
+GATEWAY_DECL result<place_result> client::place_order(std::string_view provider,
+                                                      place_order_request const& r) const {
+    if (auto ok = validate(r); !ok)
+        return ok.error();
+    return send_as<place_result>(boost::beast::http::verb::post,
+                                 vertical_path(detail::write_path("perps", provider, "orders")),
+                                 boost::json::value_from(r), &parse_place_result);
+}
+
+GATEWAY_DECL result<place_result> client::place_spot_order(std::string_view provider,
+                                                           spot_order_request const& r) const {
+    if (auto ok = validate(r); !ok)
+        return ok.error();
+    return send_as<place_result>(boost::beast::http::verb::post,
+                                 vertical_path(detail::write_path("spot", provider, "orders")),
+                                 boost::json::value_from(r), &parse_place_result);
+}
+
+GATEWAY_DECL result<cancel_result> client::cancel_order(std::string_view provider,
+                                                        cancel_order_request const& r) const {
+    if (auto ok = validate(r); !ok)
+        return ok.error();
+    return send_as<cancel_result>(boost::beast::http::verb::delete_,
+                                  vertical_path(detail::write_path("perps", provider, "orders")),
+                                  boost::json::value_from(r), &parse_cancel_result);
+}
+
+GATEWAY_DECL result<cancel_result> client::cancel_spot_order(std::string_view provider,
+                                                             cancel_order_request const& r) const {
+    if (auto ok = validate(r); !ok)
+        return ok.error();
+    return send_as<cancel_result>(boost::beast::http::verb::delete_,
+                                  vertical_path(detail::write_path("spot", provider, "orders")),
+                                  boost::json::value_from(r), &parse_cancel_result);
+}
+
+GATEWAY_DECL result<leverage_result> client::set_leverage(std::string_view provider,
+                                                          set_leverage_request const& r) const {
+    if (auto ok = validate(r); !ok)
+        return ok.error();
+    return send_as<leverage_result>(
+        boost::beast::http::verb::post,
+        vertical_path(detail::write_path("perps", provider, "leverage")),
+        boost::json::value_from(r), &parse_leverage_result);
+}
+
+GATEWAY_DECL result<typed_data_response> client::typed_data(vertical v, std::string_view provider,
+                                                            typed_data_request const& r) const {
+    return send_as<typed_data_response>(
+        boost::beast::http::verb::post,
+        vertical_path(detail::write_path(to_string(v), provider, "typed-data")),
+        boost::json::value_from(r), &parse_typed_data_response);
 }
 
 GATEWAY_DECL std::string client::vertical_path(std::string const& path) const {

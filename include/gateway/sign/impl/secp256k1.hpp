@@ -41,6 +41,19 @@ GATEWAY_DECL api_error signature_error(std::string_view field, std::string_view 
 
 } // namespace detail
 
+GATEWAY_DECL result<private_key> private_key::generate() {
+    std::array<std::uint8_t, 32> raw{};
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1)
+            break;
+        auto k = from_bytes(raw);
+        OPENSSL_cleanse(raw.data(), raw.size());
+        if (k)
+            return k; // out-of-range values (probability ~2^-128) draw again
+    }
+    return make_error(errc::internal_error, "The random number generator failed.");
+}
+
 GATEWAY_DECL result<private_key> private_key::from_bytes(std::span<std::uint8_t const> raw,
                                                          std::string_view field) {
     if (raw.size() != 32)

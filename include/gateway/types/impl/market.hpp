@@ -99,4 +99,27 @@ GATEWAY_DECL boost::json::result<orderbook> tag_invoke(boost::json::try_value_to
     return detail::to_json_result(parse_orderbook(v, strictness::upstream));
 }
 
+GATEWAY_DECL result<market_info> parse_market_info(boost::json::value const& v, strictness mode) {
+    json_fields f(v, mode, "market");
+    market_info m;
+    f.required("symbol", m.symbol);
+    f.required("asset", m.asset);
+    f.required("szDecimals", m.sz_decimals);
+    f.required("maxLeverage", m.max_leverage);
+    return detail::finish(f, std::move(m));
+}
+
+GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
+                             market_info const& m) {
+    jv = detail::make_object({{"symbol", m.symbol},
+                              {"asset", m.asset},
+                              {"szDecimals", m.sz_decimals},
+                              {"maxLeverage", m.max_leverage}});
+}
+
+GATEWAY_DECL boost::json::result<market_info> tag_invoke(boost::json::try_value_to_tag<market_info>,
+                                                         boost::json::value const& v) {
+    return detail::to_json_result(parse_market_info(v, strictness::upstream));
+}
+
 } // namespace gateway
