@@ -360,19 +360,6 @@ boost::json::object key_json(auth::key_info const& k, std::int64_t now) {
     return o;
 }
 
-/// A strict JSON object body: 415 without application/json, 400 INVALID_JSON when malformed.
-result<boost::json::value> json_body(net::request const& req) {
-    if (!media_type_is(req, "application/json"))
-        return make_error(errc::unsupported_media_type, "Send the body as application/json.");
-    boost::system::error_code ec;
-    auto v = boost::json::parse(req.body(), ec);
-    if (ec)
-        return make_error(errc::invalid_json, "The request body is not valid JSON.");
-    if (!v.is_object())
-        return make_error(errc::invalid_json, "The request body must be a JSON object.");
-    return v;
-}
-
 struct credentials {
     std::string email;
     std::string password;
@@ -664,6 +651,18 @@ void add_json_routes(router& r, auth::account_service& acc,
 }
 
 } // namespace
+
+result<boost::json::value> json_body(net::request const& req) {
+    if (!media_type_is(req, "application/json"))
+        return make_error(errc::unsupported_media_type, "Send the body as application/json.");
+    boost::system::error_code ec;
+    auto v = boost::json::parse(req.body(), ec);
+    if (ec)
+        return make_error(errc::invalid_json, "The request body is not valid JSON.");
+    if (!v.is_object())
+        return make_error(errc::invalid_json, "The request body must be a JSON object.");
+    return v;
+}
 
 void add_account_routes(router& r, services& s, account_route_options const& options) {
     // Two threads: scrypt is CPU-bound, and this bounds what sign-in floods can take.

@@ -404,6 +404,33 @@ asio::awaitable<result<reply>> dex_status_route(services& s, request_context& ct
     co_return json_reply(json::value_from(*out));
 }
 
+/// `GET /v1/{perps|spot}/alpha/markets`: the learned universe with the signing rules of each
+/// market (symbol, asset id, szDecimals, maxLeverage), delisted perps left out.
+asio::awaitable<result<reply>> markets_list(services& s, request_context& ctx, vertical v) {
+    if (auto ok = require_alpha(ctx, v); !ok)
+        co_return ok.error();
+    auto markets = co_await s.alpha(ctx.testnet).markets();
+    if (!markets)
+        co_return markets.error();
+    std::vector<market_info> out;
+    if (v == vertical::spot)
+        for (auto const& m : (*markets)->spot)
+            out.push_back({m.symbol, m.asset, m.sz_decimals, 0});
+    else
+        for (auto const& m : (*markets)->perps)
+            if (!m.delisted)
+                out.push_back({m.symbol, m.asset, m.sz_decimals, m.max_leverage});
+    co_return json_reply(json::value_from(out));
+}
+
+asio::awaitable<result<reply>> perps_markets_route(services& s, request_context& ctx) {
+    return markets_list(s, ctx, vertical::perps);
+}
+
+asio::awaitable<result<reply>> spot_markets_route(services& s, request_context& ctx) {
+    return markets_list(s, ctx, vertical::spot);
+}
+
 } // namespace
 
 asio::awaitable<result<price_map>> alpha_prices(services& s, request_context& ctx) {
@@ -434,6 +461,8 @@ void add_alpha_routes(router& r, services& s) {
     add("/perps/{provider}/account/{address}/positions", positions_route);
     add("/perps/{provider}/account/{address}/orders", open_orders_route);
     add("/perps/{provider}/account/{address}/fills", fills_route);
+    add("/perps/{provider}/markets", perps_markets_route);
+    add("/spot/{provider}/markets", spot_markets_route);
     add("/perps/{provider}/markets/{symbol}/trades", trades_route);
     add("/perps/{provider}/markets/{symbol}/candles", candles_route);
     add("/perps/{provider}/markets/{symbol}/orderbook", orderbook_route);

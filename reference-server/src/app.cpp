@@ -6,6 +6,7 @@
 #include "providers.hpp"
 #include "rate_limit.hpp"
 #include "services.hpp"
+#include "trading/nonce_guard.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/address.hpp>
@@ -289,6 +290,7 @@ struct gateway_app::impl {
     std::shared_ptr<health_monitor> health;
     std::shared_ptr<alpha::adapter> alpha_live;
     std::shared_ptr<alpha::adapter> alpha_testnet;
+    std::unique_ptr<nonce_guard> nonces;
     router routes;
     std::unique_ptr<services> svc; // route handlers hold a reference: lives as long as routes
     std::shared_ptr<net::http_server> server;
@@ -330,11 +332,13 @@ gateway_app::gateway_app(server_config cfg, std::function<std::int64_t()> now_ms
             }; // exchangeStatus
     i.health =
         std::make_shared<health_monitor>(i.ioc, i.transport, i.clock, std::move(targets), ho);
-    i.svc = std::make_unique<services>(
-        services{i.cfg, *i.health, i.upstream, *i.accounts, *i.alpha_live, *i.alpha_testnet});
+    i.nonces = nonce_guard::open(std::filesystem::path(i.cfg.data_dir) / "nonces.journal");
+    i.svc = std::make_unique<services>(services{i.cfg, *i.health, i.upstream, *i.accounts,
+                                                *i.alpha_live, *i.alpha_testnet, *i.nonces});
     add_public_routes(i.routes, *i.svc);
     add_market_routes(i.routes, *i.svc);
     add_alpha_routes(i.routes, *i.svc);
+    add_alpha_trading_routes(i.routes, *i.svc);
     add_account_routes(i.routes, *i.svc);
 
     net::server_options so;

@@ -14,6 +14,7 @@ namespace gateway::server {
 namespace alpha {
 class adapter;
 }
+class nonce_guard;
 
 using router = basic_router<route_handler>;
 
@@ -24,6 +25,7 @@ struct services {
     auth::account_service& accounts;
     alpha::adapter& alpha_live;
     alpha::adapter& alpha_testnet;
+    nonce_guard& nonces; ///< the replay guard of signed writes (`<data-dir>/nonces.journal`)
 
     alpha::adapter& alpha(bool testnet) const { return testnet ? alpha_testnet : alpha_live; }
 };
@@ -31,6 +33,10 @@ struct services {
 /// The provider a vertical route names, if it has that vertical (and a testnet when the path
 /// is under /v1/testnet/). @par Errors PROVIDER_NOT_FOUND.
 result<provider_info const*> provider_for(request_context const& ctx, vertical v);
+
+/// A strict JSON object body: 415 UNSUPPORTED_MEDIA_TYPE without application/json, 400
+/// INVALID_JSON when it is not JSON or not an object.
+result<boost::json::value> json_body(net::request const& req);
 
 /// spec 4.1: providers and health.
 void add_public_routes(router& r, services& s);
@@ -46,6 +52,10 @@ void add_market_routes(router& r, services& s);
 /// Provider alpha's reads (spec 4.2, 4.4, 4.5; CONTRACT §4): account, positions, orders, fills,
 /// trades, candles, orderbook, spot balances, rwas dexes.
 void add_alpha_routes(router& r, services& s);
+
+/// Provider alpha's signed writes (spec 4.2 writes, 4.4 spot order; CONTRACT §5-6): place,
+/// cancel, leverage, spot place/cancel, typed-data.
+void add_alpha_trading_routes(router& r, services& s);
 
 /// Spec 5.1 / CONTRACT §9: the settings pages (`/account...`, HTML) and the JSON account API
 /// (`/v1/account/...`, session cookie + X-CSRF-Token).

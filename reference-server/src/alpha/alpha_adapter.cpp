@@ -48,6 +48,7 @@ adapter::adapter(asio::any_io_executor const& ex, net::http_client& http, adapte
     , budget_(options_.budget, options_.window)
     , reads_(ex)
     , universe_load_(ex)
+    , writes_(ex)
     , strand_(asio::make_strand(ex))
     , timer_(strand_) {}
 
@@ -95,9 +96,7 @@ asio::awaitable<void> adapter::refresh_loop() {
 
 // Coroutine parameters by value: they live in the frame across suspensions.
 // cppcheck-suppress passedByValue
-asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std::uint32_t weight,
-                                                           // cppcheck-suppress passedByValue
-                                                           std::string type) {
+asio::awaitable<result<void>> adapter::await_budget(std::uint32_t weight) {
     auto const now = weight_budget::clock::now();
     auto const wait = budget_.reserve(weight, now, options_.max_budget_wait);
     if (!wait) {
@@ -114,6 +113,15 @@ asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std
         boost::system::error_code ec;
         co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
     }
+    co_return result<void>{};
+}
+
+asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std::uint32_t weight,
+                                                           // cppcheck-suppress passedByValue
+                                                           std::string type) {
+    auto const budget = co_await await_budget(weight);
+    if (!budget)
+        co_return budget.error();
     upstream_request req;
     req.provider = options_.name;
     req.base = options_.base;
@@ -125,6 +133,95 @@ asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std
     if (answer)
         budget_.charge(info_item_weight(type, *answer), weight_budget::clock::now());
     co_return answer;
+}
+
+// cppcheck-suppress passedByValue
+asio::awaitable<result<json::value>> adapter::send_exchange(std::string body,
+                                                            std::uint32_t weight) {
+    auto const budget = co_await await_budget(weight);
+    if (!budget)
+        co_return budget.error();
+    upstream_request req;
+    req.provider = options_.name;
+    req.base = options_.base;
+    req.method = boost::beast::http::verb::post;
+    req.target = "/exchange";
+    req.body = std::move(body);
+    req.timeout = options_.timeout;
+    req.idempotent = false;
+    co_return co_await call_upstream_json(http_, std::move(req));
+}
+
+asio::awaitable<adapter::json_ptr> adapter::exchange(json::object const& envelope,
+                                                     std::uint32_t weight) {
+    // Keyed by the whole signed envelope: two identical envelopes are one replay, which the
+    // nonce guard refuses before it gets here; the cache only lends its detached flights.
+    std::string key = json::serialize(envelope);
+    auto f = writes_.start(
+        key, std::chrono::milliseconds(0),
+        [self = shared_from_this(), key, weight]() { return self->send_exchange(key, weight); });
+    co_return co_await f->wait();
+}
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out)
+        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return out;
+}
+
+} // namespace
+
+// cppcheck-suppress passedByValue
+asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::string signer) {
+    using namespace std::chrono_literals;
+    std::string const key = wallet + " " + signer;
+    auto const now = std::chrono::steady_clock::now();
+    {
+        std::lock_guard lock(m_);
+        if (auto it = agents_.find(key); it != agents_.end()) {
+            if (now - it->second < agent_ttl)
+                co_return true;
+            agents_.erase(it);
+        }
+    }
+    auto remember = [&] {
+        std::lock_guard lock(m_);
+        agents_[key] = now;
+    };
+    json::object agents_body;
+    agents_body["type"] = "extraAgents";
+    agents_body["user"] = wallet;
+    auto const agents = co_await info(agents_body, 0ms);
+    if (!*agents)
+        co_return agents->error();
+    if (auto const* arr = (**agents).if_array())
+        for (auto const& a : *arr)
+            if (auto const* o = a.if_object())
+                if (auto const* addr = o->if_contains("address"); addr && addr->is_string())
+                    if (lower(addr->get_string()) == signer) {
+                        remember();
+                        co_return true;
+                    }
+    // The unnamed agent is not in extraAgents: ask who the signer is.
+    json::object role_body;
+    role_body["type"] = "userRole";
+    role_body["user"] = signer;
+    auto const role = co_await info(role_body, 0ms);
+    if (!*role)
+        co_return role->error();
+    if (auto const* o = (**role).if_object())
+        if (auto const* r = o->if_contains("role");
+            r && r->is_string() && r->get_string() == "agent")
+            if (auto const* d = o->if_contains("data"); d && d->is_object())
+                if (auto const* u = d->get_object().if_contains("user"); u && u->is_string())
+                    if (lower(u->get_string()) == wallet) {
+                        remember();
+                        co_return true;
+                    }
+    co_return false;
 }
 
 std::shared_ptr<coalescing_cache<json::value>::flight>

@@ -25,6 +25,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 namespace gateway::server::alpha {
 
@@ -70,6 +71,28 @@ public:
     std::shared_ptr<coalescing_cache<boost::json::value>::flight>
     start_info(boost::json::object const& body, std::chrono::milliseconds ttl);
 
+    /**
+     * One `POST /exchange` with a signed envelope (alpha.md §4.1), charged `weight`
+     * (alpha.md §8: 1 + batch/40). Never retried; it runs detached on its own strand, so a
+     * client that goes away does not cancel a write already on its way.
+     * @par Errors PROVIDER_UNAVAILABLE when the budget stays spent (nothing was sent) or the
+     * upstream is unreachable; UPSTREAM_TIMEOUT (state unknown); UPSTREAM_ERROR.
+     */
+    boost::asio::awaitable<json_ptr> exchange(boost::json::object const& envelope,
+                                              std::uint32_t weight);
+
+    /**
+     * Whether `signer` is an agent approved by `wallet` (CONTRACT §6.1), learned from the
+     * upstream (`extraAgents` of the wallet, then `userRole` of the signer for the unnamed
+     * agent, which extraAgents does not list) and cached for `agent_ttl`. A miss is asked
+     * again next time (an agent may have just been approved).
+     * @par Errors as `info`.
+     */
+    boost::asio::awaitable<result<bool>> approved_agent(std::string wallet, std::string signer);
+
+    /// How long a learned wallet -> agent approval is trusted without asking again.
+    static constexpr std::chrono::minutes agent_ttl{5};
+
     /// The market universe: the last one learned, or the first load (coalesced) if none yet.
     boost::asio::awaitable<result<universe_ptr>> markets();
 
@@ -82,6 +105,10 @@ public:
 private:
     boost::asio::awaitable<result<boost::json::value>> fetch(std::string body, std::uint32_t weight,
                                                              std::string type);
+    boost::asio::awaitable<result<boost::json::value>> send_exchange(std::string body,
+                                                                     std::uint32_t weight);
+    /// Reserves `weight`, waiting up to `max_budget_wait`; the 503 when it stays spent.
+    boost::asio::awaitable<result<void>> await_budget(std::uint32_t weight);
     boost::asio::awaitable<result<universe>> load_universe();
     /// Learns the universe again (coalesced) and installs it.
     boost::asio::awaitable<result<universe_ptr>> reload();
@@ -96,6 +123,9 @@ private:
     weight_budget budget_;
     coalescing_cache<boost::json::value> reads_;
     coalescing_cache<universe_ptr> universe_load_;
+    coalescing_cache<boost::json::value> writes_;
+    /// "wallet signer" -> when the approval was learned (steady clock).
+    std::unordered_map<std::string, std::chrono::steady_clock::time_point> agents_;
     mutable std::mutex m_;
     universe_ptr universe_;
     boost::asio::strand<boost::asio::any_io_executor> strand_;
