@@ -9,6 +9,9 @@ bash scripts/install-deps.sh --test
 if [[ ! -f tests/browser/node_modules/playwright-core/package.json ]]; then
   (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 fi
+if [[ ! -f tests/ethers/node_modules/ethers/package.json ]]; then
+  (cd tests/ethers && npm ci --no-audit --no-fund --loglevel=error)
+fi
 bash scripts/build.sh "$@"
 export GATEWAY_LOG_LEVEL=${GATEWAY_LOG_LEVEL:-warn}
 ctest --test-dir "$build_dir" --output-on-failure -j "${GATEWAY_JOBS:-2}"
