@@ -1,7 +1,10 @@
 // Contract tests of the alpha mock (Hyperliquid info API, upstreams/alpha.md §2-3, §8): exact
-// shapes of every /info type it serves, compared with the recorded upstream fixtures, and the
-// account state seeded through the mock control API (CONTRACT §10, mocks/README.md).
+// shapes of every /info type it serves, compared with the recorded upstream fixtures, the
+// account state seeded through the mock control API (CONTRACT §10, mocks/README.md), and
+// signed /exchange actions (§4-5) running through its matching engine.
 #include <gateway/mocks/mock_server.hpp>
+#include <gateway/sign/alpha.hpp>
+#include <gateway/sign/alpha_orders.hpp>
 #include <gateway/types/decimal.hpp>
 
 #include "support/mock_http.hpp"
@@ -318,10 +321,10 @@ TEST_CASE("alpha mock: stats count /info types and /exchange actions", "[contrac
     info(*m, R"({"type":"allMids","dex":"xyz"})");
     info(*m, R"({"type":"meta"})");
     info(*m, R"({"type":"nope"})");
+    // Unsigned: a 422, still counted by its action type.
     auto const ex = fetch(http::verb::post, m->base_url() + "/exchange",
                           R"({"action":{"type":"order","orders":[],"grouping":"na"},"nonce":1})");
-    CHECK(ex.status == 200);
-    CHECK(json::parse(ex.body).at("status") == "err");
+    CHECK(ex.status == 422);
     auto const s = json::parse(fetch(http::verb::get, m->base_url() + "/__mock/stats").body);
     CHECK(s.at("requests") == 5);
     CHECK(s.at("byKind") ==
@@ -1134,5 +1137,237 @@ TEST_CASE("mock control: beta and gamma have no accounts endpoint", "[contract][
                                std::string(R"({"address":")") + trader + R"("})");
         CHECK(r.status == 404);
         CHECK(!json::parse(r.body).at("error").as_string().empty());
+    }
+}
+
+// =============================================================================================
+// /exchange: signed actions through the matching engine (upstreams/alpha.md §4-5)
+
+namespace {
+
+namespace sa = gateway::sign::alpha;
+
+// upstreams/alpha.md §6 keys (the upstream SDKs' public test keys).
+gateway::sign::private_key test_key(char const* hex) {
+    return gateway::sign::private_key::from_hex(hex).value();
+}
+gateway::sign::private_key const k1 =
+    test_key("0x0123456789012345678901234567890123456789012345678901234567890123");
+gateway::sign::private_key const k2 =
+    test_key("0x822e9959e022b78423eb653a62ea0020cd283e71a2a8133a6ff2aeffaf373cff");
+std::string const k1_address = "0x14791697260e4c9a71f18484c9f997b308e59325";
+std::string const k2_address = "0xe5ca49fb3bd9a581f0d1ef9cb5d7177da08bf901";
+
+json::object tif(char const* name) {
+    json::object l;
+    l["tif"] = name;
+    json::object t;
+    t["limit"] = std::move(l);
+    return t;
+}
+
+json::object order_action(std::uint32_t asset, bool buy, std::string const& px,
+                          std::string const& sz, json::object t, bool reduce_only = false) {
+    json::object o;
+    o["a"] = asset;
+    o["b"] = buy;
+    o["p"] = px;
+    o["s"] = sz;
+    o["r"] = reduce_only;
+    o["t"] = std::move(t);
+    json::object action;
+    action["type"] = "order";
+    action["orders"] = json::array{o};
+    action["grouping"] = "na";
+    return action;
+}
+
+std::string signed_body(json::object const& action, gateway::sign::private_key const& k) {
+    auto const nonce = static_cast<std::uint64_t>(sa::next_nonce_ms());
+    json::object body;
+    body["action"] = action;
+    body["nonce"] = nonce;
+    body["signature"] = sa::signature_to_json(sa::sign_l1_action(action, nonce, k, false).value());
+    body["vaultAddress"] = nullptr;
+    return json::serialize(body);
+}
+
+json::value exchange_json(mock_server const& m, std::string const& body) {
+    auto const r = fetch(http::verb::post, m.base_url() + "/exchange", body);
+    INFO(body << " -> " << r.status << " " << r.body);
+    REQUIRE(r.status == 200);
+    REQUIRE(r.message[http::field::content_type] == "application/json");
+    return json::parse(r.body);
+}
+
+/// The single status of a one-order batch.
+json::value order_status(mock_server const& m, json::object const& action,
+                         gateway::sign::private_key const& k = k1) {
+    auto const r = exchange_json(m, signed_body(action, k));
+    INFO(json::serialize(r));
+    REQUIRE(r.at("status") == "ok");
+    return r.at("response").at("data").at("statuses").at(0);
+}
+
+void fund(mock_server const& m, std::string const& address) {
+    control_json(m, http::verb::post, "/__mock/accounts",
+                 R"({"address":")" + address + R"(","balances":{"USDC":"100000"}})");
+}
+
+} // namespace
+
+TEST_CASE("alpha mock /exchange: orders rest, fill and cancel, and the reads follow",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    set_mark(*m, "BTC", "67000");
+    fund(*m, k1_address);
+
+    // A post-only bid at the mark sits inside the house spread: the new best bid.
+    auto const rest = order_status(*m, order_action(0, true, "67000", "0.01", tif("Alo")));
+    REQUIRE(rest.as_object().contains("resting"));
+    auto const oid = rest.at("resting").at("oid").to_number<std::int64_t>();
+    auto const open = info_json(*m, user_body("frontendOpenOrders", k1_address));
+    REQUIRE(open.as_array().size() == 1);
+    CHECK(open.at(0).at("oid") == oid);
+    CHECK(open.at(0).at("limitPx") == "67000.0");
+    CHECK(open.at(0).at("sz") == "0.01");
+    CHECK(open.at(0).at("orderType") == "Limit");
+    CHECK(open.at(0).at("tif") == "Alo");
+    CHECK(open.at(0).at("isTrigger") == false);
+    auto const book = info_json(*m, R"({"type":"l2Book","coin":"BTC"})");
+    auto const& best = book.at("levels").at(0).at(0);
+    CHECK(best.at("px") == "67000.0");
+    CHECK(best.at("sz") == "0.01");
+    CHECK(best.at("n") == 1);
+    CHECK(info_json(*m, R"({"type":"allMids"})").at("BTC") == "67000.5");
+
+    // An aggressive Ioc buy fills against the house asks: a position.
+    auto const fill = order_status(*m, order_action(0, true, "70000", "0.02", tif("Ioc")));
+    REQUIRE(fill.as_object().contains("filled"));
+    CHECK(fill.at("filled").at("totalSz") == "0.02");
+    auto const state = info_json(*m, user_body("clearinghouseState", k1_address));
+    auto const& pos = position_of(state, "BTC");
+    CHECK(pos.at("szi") == "0.02");
+    CHECK(pos.at("entryPx") == fill.at("filled").at("avgPx"));
+    auto const fills = info_json(*m, user_body("userFills", k1_address));
+    REQUIRE(!fills.as_array().empty());
+    CHECK(fills.at(0).at("crossed") == true);
+    CHECK(fills.at(0).at("dir") == "Open Long");
+    auto const done = info_json(
+        *m, user_body("orderStatus", k1_address,
+                      R"(,"oid":)" +
+                          std::to_string(fill.at("filled").at("oid").to_number<std::int64_t>())));
+    CHECK(done.at("order").at("status") == "filled");
+
+    // Cancel the resting bid; a second cancel finds nothing.
+    json::object c;
+    c["a"] = 0;
+    c["o"] = oid;
+    json::object cancel;
+    cancel["type"] = "cancel";
+    cancel["cancels"] = json::array{c};
+    auto const first = exchange_json(*m, signed_body(cancel, k1));
+    CHECK(first ==
+          json::parse(
+              R"({"status":"ok","response":{"type":"cancel","data":{"statuses":["success"]}}})"));
+    auto const again = exchange_json(*m, signed_body(cancel, k1));
+    CHECK(again.at("response").at("data").at("statuses").at(0) ==
+          json::parse(R"({"error":"Order was never placed, already canceled, or filled."})"));
+    CHECK(info_json(*m, user_body("frontendOpenOrders", k1_address)).as_array().empty());
+}
+
+TEST_CASE("alpha mock /exchange: /__mock/mark fires a stop on the next request",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    set_mark(*m, "BTC", "67000");
+    fund(*m, k1_address);
+    REQUIRE(order_status(*m, order_action(0, true, "70000", "0.1", tif("Ioc")))
+                .as_object()
+                .contains("filled"));
+    json::object trig;
+    trig["isMarket"] = true;
+    trig["triggerPx"] = "66000";
+    trig["tpsl"] = "sl";
+    json::object t;
+    t["trigger"] = std::move(trig);
+    auto const st = order_status(*m, order_action(0, false, "60000", "0.1", t, true));
+    REQUIRE(st.as_object().contains("resting"));
+    auto const oid = st.at("resting").at("oid").to_number<std::int64_t>();
+    auto const open = info_json(*m, user_body("frontendOpenOrders", k1_address));
+    REQUIRE(open.as_array().size() == 1);
+    CHECK(open.at(0).at("isTrigger") == true);
+    CHECK(open.at(0).at("orderType") == "Stop Market");
+    CHECK(open.at(0).at("triggerPx") == "66000.0");
+    CHECK(open.at(0).at("triggerCondition") == "Price below 66000");
+    CHECK(open.at(0).at("reduceOnly") == true);
+    CHECK(info_json(*m, user_body("openOrders", k1_address)).as_array().size() == 1);
+
+    set_mark(*m, "BTC", "65000");
+    auto const state = info_json(*m, user_body("clearinghouseState", k1_address));
+    CHECK(state.at("assetPositions").as_array().empty());
+    CHECK(info_json(*m, user_body("frontendOpenOrders", k1_address)).as_array().empty());
+    auto const status =
+        info_json(*m, user_body("orderStatus", k1_address, R"(,"oid":)" + std::to_string(oid)));
+    CHECK(status.at("order").at("status") == "filled");
+    auto const fills = info_json(*m, user_body("userFills", k1_address));
+    REQUIRE(fills.as_array().size() == 2);
+    auto const& stop_fill = fills.at(0);
+    CHECK(stop_fill.at("oid") == oid);
+    CHECK(stop_fill.at("side") == "A");
+    CHECK(stop_fill.at("dir") == "Close Long");
+    CHECK(dec(stop_fill.at("px")) < gateway::decimal::parse("65000").value());
+    // The fill printed a public trade.
+    bool printed = false;
+    auto const trades = info_json(*m, R"({"type":"recentTrades","coin":"BTC"})");
+    for (auto const& x : trades.as_array())
+        printed = printed ||
+                  (x.at("px") == stop_fill.at("px") && x.at("sz") == "0.1" && x.at("side") == "A");
+    CHECK(printed);
+}
+
+TEST_CASE("alpha mock /exchange: signers, agents and malformed bodies over HTTP",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    auto const action = order_action(0, true, "60000", "0.01", tif("Gtc"));
+
+    // Not funded yet: the recovered address does not exist.
+    CHECK(exchange_json(*m, signed_body(action, k1)) ==
+          json::parse(R"({"status":"err","response":"L1 error: User or API Wallet )" + k1_address +
+                      R"( does not exist."})"));
+
+    fund(*m, k1_address);
+    auto const nonce = static_cast<std::uint64_t>(sa::next_nonce_ms());
+    json::object approve;
+    approve["type"] = "approveAgent";
+    approve["signatureChainId"] = "0x66eee";
+    approve["hyperliquidChain"] = "Mainnet";
+    approve["agentAddress"] = k2_address;
+    approve["agentName"] = "gw1";
+    approve["nonce"] = nonce;
+    json::object body;
+    body["action"] = approve;
+    body["nonce"] = nonce;
+    body["signature"] = sa::signature_to_json(sa::sign_user_signed_action(approve, k1).value());
+    body["vaultAddress"] = nullptr;
+    CHECK(exchange_json(*m, json::serialize(body)) ==
+          json::parse(R"({"status":"ok","response":{"type":"default"}})"));
+    CHECK(info_json(*m, user_body("userRole", k2_address)) ==
+          json::parse(R"({"role":"agent","data":{"user":")" + k1_address + R"("}})"));
+    CHECK(info_json(*m, user_body("extraAgents", k1_address)).at(0).at("name") == "gw1");
+
+    // The agent's order belongs to the master.
+    REQUIRE(order_status(*m, action, k2).as_object().contains("resting"));
+    CHECK(info_json(*m, user_body("openOrders", k1_address)).as_array().size() == 1);
+    CHECK(info_json(*m, user_body("openOrders", k2_address)).as_array().empty());
+
+    for (auto const* bad :
+         {R"({"action":{"type":"order","orders":[],"grouping":"na"},"nonce":1})",
+          R"({"action":{"type":"teleport"},"nonce":1,"signature":{"r":"0x1","s":"0x1","v":27}})",
+          R"({"nonce":1,"signature":{"r":"0x1","s":"0x1","v":27}})", "not json"}) {
+        CAPTURE(bad);
+        auto const r = fetch(http::verb::post, m->base_url() + "/exchange", bad);
+        CHECK(r.status == 422);
+        CHECK(r.message[http::field::content_type].starts_with("text/plain"));
+        CHECK(r.body.rfind("Failed to deserialize the JSON body into the target type", 0) == 0);
     }
 }

@@ -310,6 +310,17 @@ std::uint64_t ledger::next_oid() {
     return next_oid_++;
 }
 
+std::uint64_t ledger::next_tid() {
+    std::lock_guard lock(m_);
+    return next_tid_++;
+}
+
+void ledger::rest_order(std::string const& address, order_record order) {
+    std::lock_guard lock(m_);
+    std::uint64_t const oid = order.oid;
+    touch(address).open.insert_or_assign(oid, std::move(order));
+}
+
 std::uint64_t ledger::add_order(std::string const& address, order_spec spec) {
     std::lock_guard lock(m_);
     std::uint64_t const oid = next_oid_++;

@@ -5,9 +5,10 @@
  * perps collateral per dex, spot token balances, perps positions, open orders, order history,
  * fills and agents, plus the margin arithmetic behind `clearinghouseState`.
  *
- * This is the seam the matching engine drives: it decides *what* trades (and checks margin),
- * then calls `apply_fill`, `add_order`, `set_order_size`, `remove_order`, `set_leverage`,
- * `credit`. The ledger never looks at the book and never refuses a fill.
+ * This is the seam the matching engine (alpha_exchange.hpp) drives: it decides *what* trades
+ * (and checks margin), then calls `apply_fill`, `rest_order`, `set_order_size`, `remove_order`,
+ * `record_order`, `set_leverage`, `add_agent`. The ledger never looks at the book and never
+ * refuses a fill.
  *
  * Model (documented in mocks/README.md):
  * - Perps collateral is USDC held per perp dex ("" = main, "xyz" = builder dex). `credit` of
@@ -244,8 +245,13 @@ public:
     std::optional<fill_record> apply_fill(std::string const& address, fill_event const& e);
 
     std::uint64_t next_oid();
+    /// A fresh trade id (the engine gives both sides of one trade the same tid and hash).
+    std::uint64_t next_tid();
     /// Rests an order and returns its oid (allocated).
     std::uint64_t add_order(std::string const& address, order_spec spec);
+    /// Rests an order under its own oid (from `next_oid`) and remaining size `order.sz`
+    /// (the engine allocates the oid before matching, then rests the remainder).
+    void rest_order(std::string const& address, order_record order);
     /// Sets an open order's remaining size (after a partial fill); false if not open.
     bool set_order_size(std::string const& address, std::uint64_t oid, amount remaining);
     /// Takes an open order off the book into the history with `status` ("filled",

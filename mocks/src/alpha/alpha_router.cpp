@@ -1,6 +1,7 @@
 #include "alpha_router.hpp"
 
 #include "alpha_accounts.hpp"
+#include "alpha_exchange.hpp"
 #include "alpha_ledger.hpp"
 
 #include "../common/candles.hpp"
@@ -81,7 +82,8 @@ constexpr std::array<pair_def, 2> pairs{{
 
 constexpr std::string_view builder_dex = "xyz";
 constexpr std::string_view xyz_deployer = "0x88806a71d74ad0a510b350545c9ae490912f0888";
-constexpr std::size_t book_depth = 20;     // alpha.md §3.9: at most 20 levels per side
+constexpr std::size_t book_depth = 20;          // alpha.md §3.9: at most 20 levels per side
+constexpr std::size_t max_engine_levels = 2000; // read when l2Book aggregates (nSigFigs)
 constexpr std::size_t recent_trades = 200; // alpha.md §12.9: count UNCONFIRMED (mocks/README.md)
 static_assert(market_state::trades_kept >= recent_trades, "market_state keeps too few trades");
 static_assert(initial_trades >= recent_trades, "recentTrades should be full from the start");
@@ -185,34 +187,6 @@ std::optional<std::int64_t> int_field(json::value const& v) {
     return std::nullopt;
 }
 
-std::vector<instrument> instruments() {
-    std::vector<instrument> out;
-    for (auto const& p : perps) {
-        instrument i;
-        i.coin = perp_symbol(p);
-        i.dex = std::string(p.dex);
-        i.max_leverage = p.max_leverage;
-        i.only_isolated = !p.dex.empty(); // HIP-3 perps are isolated-only (meta)
-        out.push_back(std::move(i));
-    }
-    for (auto const& p : pairs) {
-        instrument i;
-        i.coin = std::string(p.name);
-        i.spot = true;
-        i.base = std::string(tokens[p.base].name);
-        i.quote = std::string(tokens[p.quote].name);
-        out.push_back(std::move(i));
-    }
-    return out;
-}
-
-std::vector<std::string> token_names() {
-    std::vector<std::string> out;
-    for (auto const& t : tokens)
-        out.emplace_back(t.name);
-    return out;
-}
-
 /// The answer of one /info request and how many items it returned (for §8 extras).
 struct info_answer {
     net::response res;
@@ -225,7 +199,8 @@ public:
         : markets_(markets)
         , limiter_(options.rate_limits ? ip_budget : UINT32_MAX, ip_window)
         , seed_(options.seed)
-        , ledger_(options.seed, instruments(), token_names()) {
+        , ledger_(options.seed, instruments(), token_names())
+        , engine_(ledger_, markets_, assets(markets_), options.testnet) {
         // Candle history: backfilled up to the first seeded trade, then fed every trade.
         std::int64_t first = now_ms();
         for (std::size_t i = 0; i < markets_.size(); ++i)
@@ -292,7 +267,8 @@ public:
         if (!body)
             return unprocessable("expected a JSON object", v);
         if (path == "/exchange")
-            return exchange(*body, v);
+            return exchange_action(*body, v);
+        engine_.sync(); // re-quotes and triggers first, so reads see the current book
         auto answer = info(*body, v);
         if (answer.res.result() == http::status::ok)
             if (auto t = string_field(*body, "type"))
@@ -302,6 +278,7 @@ public:
     }
 
     std::optional<net::response> handle_control(net::request const& req) override {
+        engine_.sync();
         return accounts_control(req, ledger_, markets_, dexes_);
     }
 
@@ -317,16 +294,13 @@ public:
 
 private:
     // -----------------------------------------------------------------------------------------
-    // /exchange (accounts and signatures arrive in a later issue)
+    // /exchange (alpha_exchange.hpp)
 
-    net::response exchange(json::object const& body, unsigned v) const {
-        auto const* a = body.if_contains("action");
-        if (!a || !a->is_object() || !string_field(a->get_object(), "type"))
-            return unprocessable("missing field `action`", v);
-        json::object o;
-        o["status"] = "err";
-        o["response"] = "Mock alpha: /exchange actions are not implemented yet.";
-        return json_response(http::status::ok, o, v);
+    net::response exchange_action(json::object const& body, unsigned v) {
+        auto reply = engine_.handle(body);
+        if (!reply.json)
+            return unprocessable(reply.unprocessable, v);
+        return json_response(http::status::ok, *reply.json, v);
     }
 
     // -----------------------------------------------------------------------------------------
@@ -674,13 +648,14 @@ private:
 
     std::size_t index_of(std::string const& symbol) const { return *markets_.find(symbol); }
 
-    /// Mid of the book (falls back to the mark when a side is empty), Hyperliquid style.
+    /// Mid of the engine's book (falls back to the mark when a side is empty), Hyperliquid
+    /// style.
     std::string mid_text(std::size_t i) const {
         auto const& s = markets_.spec(i);
-        auto const b = markets_.book(i, 1);
+        auto const b = engine_.book(i, 1);
         if (b.bids.empty() || b.asks.empty())
             return float_style(markets_.mark(i), s.px_scale);
-        return float_style((b.bids.front().px + b.asks.front().px) * 5, s.px_scale + 1);
+        return (b.bids.front().px + b.asks.front().px).over(2).hl();
     }
 
     json::object all_mids(std::string_view dex) const {
@@ -741,7 +716,7 @@ private:
             std::size_t const i = index_of(perp_symbol(p));
             auto const& s = markets_.spec(i);
             std::int64_t const mark = markets_.mark(i);
-            auto const b = markets_.book(i, 1);
+            auto const b = engine_.book(i, 1);
             // Slow-moving statistics: fixed per seed and market.
             splitmix64 r(mix_seed(seed_, 0xc7c, k));
             std::int64_t const funding = r.between(-500, 1500);    // scale 8
@@ -761,8 +736,7 @@ private:
                 c["impactPxs"] = nullptr;
             } else {
                 c["midPx"] = mid_text(i);
-                c["impactPxs"] = json::array{float_style(b.bids.front().px, s.px_scale),
-                                             float_style(b.asks.front().px, s.px_scale)};
+                c["impactPxs"] = json::array{b.bids.front().px.hl(), b.asks.front().px.hl()};
             }
             c["dayBaseVlm"] = float_style(base_vlm, s.sz_scale);
             out.push_back(std::move(c));
@@ -851,24 +825,30 @@ private:
             if (mant)
                 bucket *= *mant;
         }
-        std::size_t const raw_depth = std::min<std::size_t>(
-            2000,
-            book_depth * static_cast<std::size_t>(std::max<std::int64_t>(1, bucket / s.tick)));
-        auto const b = markets_.book(*idx, raw_depth);
-        auto side = [&](std::vector<book_level> const& lv, bool bids) {
+        // The engine's book (house ladder and user orders), bucketed when asked.
+        std::optional<amount> step;
+        if (bucket > 1)
+            step = amount::from_scaled(bucket, s.px_scale);
+        auto const b = engine_.book(*idx, step ? max_engine_levels : book_depth);
+        auto side = [&](std::vector<engine_level> const& lv, bool bids) {
             json::array out;
-            std::optional<book_level> acc;
+            std::optional<engine_level> acc;
             auto flush = [&] {
                 json::object o;
-                o["px"] = float_style(acc->px, s.px_scale);
-                o["sz"] = float_style(acc->sz, s.sz_scale);
+                o["px"] = acc->px.hl();
+                o["sz"] = acc->sz.hl();
                 o["n"] = acc->n;
                 out.push_back(std::move(o));
             };
             for (auto const& l : lv) {
-                std::int64_t px = l.px;
-                if (bucket > 1)
-                    px = bids ? px / bucket * bucket : (px + bucket - 1) / bucket * bucket;
+                amount px = l.px;
+                if (step) {
+                    amount_rep const q = step->raw();
+                    amount_rep r = px.raw() / q * q;
+                    if (!bids && r != px.raw())
+                        r += q;
+                    px = amount::from_raw(r);
+                }
                 if (acc && acc->px == px) {
                     acc->sz += l.sz;
                     acc->n += l.n;
@@ -879,7 +859,7 @@ private:
                     if (out.size() == book_depth)
                         return out;
                 }
-                acc = book_level{px, l.sz, l.n};
+                acc = engine_level{px, l.sz, l.n};
             }
             if (acc && out.size() < book_depth)
                 flush();
@@ -919,11 +899,74 @@ private:
     weight_limiter limiter_;
     std::uint64_t seed_;
     ledger ledger_;
+    alpha::exchange engine_;
     std::unique_ptr<candle_history> candles_;
     std::vector<std::string> dexes_; ///< "" and the builder dex
 };
 
 } // namespace
+
+std::vector<instrument> instruments() {
+    std::vector<instrument> out;
+    for (auto const& p : perps) {
+        instrument i;
+        i.coin = perp_symbol(p);
+        i.dex = std::string(p.dex);
+        i.max_leverage = p.max_leverage;
+        i.only_isolated = !p.dex.empty(); // HIP-3 perps are isolated-only (meta)
+        out.push_back(std::move(i));
+    }
+    for (auto const& p : pairs) {
+        instrument i;
+        i.coin = std::string(p.name);
+        i.spot = true;
+        i.base = std::string(tokens[p.base].name);
+        i.quote = std::string(tokens[p.quote].name);
+        out.push_back(std::move(i));
+    }
+    return out;
+}
+
+std::vector<std::string> token_names() {
+    std::vector<std::string> out;
+    for (auto const& t : tokens)
+        out.emplace_back(t.name);
+    return out;
+}
+
+std::vector<asset_info> assets(market_state const& markets) {
+    std::vector<asset_info> out;
+    std::vector<std::size_t> per_dex(2, 0); // main dex, builder dex
+    for (auto const& p : perps) {
+        asset_info a;
+        bool const builder = !p.dex.empty();
+        std::size_t const index = per_dex[builder ? 1 : 0]++;
+        // alpha.md §2: main perps by index; the builder dex is perpDexs[1] -> 110000 + index.
+        a.asset = static_cast<std::uint32_t>(builder ? 110000 + index : index);
+        a.coin = perp_symbol(p);
+        a.market = *markets.find(a.coin);
+        a.dex = std::string(p.dex);
+        a.sz_decimals = p.sz_decimals;
+        a.max_leverage = p.max_leverage;
+        a.only_isolated = builder;
+        out.push_back(std::move(a));
+    }
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+        auto const& p = pairs[i];
+        asset_info a;
+        a.asset = static_cast<std::uint32_t>(10000 + i);
+        a.coin = std::string(p.name);
+        a.market = *markets.find(a.coin);
+        a.sz_decimals = tokens[p.base].sz_decimals;
+        a.spot = true;
+        a.base = std::string(tokens[p.base].name);
+        a.quote = std::string(tokens[p.quote].name);
+        a.base_wei_decimals = tokens[p.base].wei_decimals;
+        a.quote_wei_decimals = tokens[p.quote].wei_decimals;
+        out.push_back(std::move(a));
+    }
+    return out;
+}
 
 std::vector<market_spec> market_specs() {
     std::vector<market_spec> out;

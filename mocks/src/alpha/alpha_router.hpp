@@ -9,10 +9,11 @@
  * frontendOpenOrders, userFills, userFillsByTime, orderStatus, historicalOrders, extraAgents,
  * userRole, userRateLimit, activeAssetData). Malformed bodies, unknown types and bad fields
  * (a `user` that is not 0x + 40 hex) get HTTP 422 text/plain
- * `Failed to deserialize the JSON body into the target type: ...`. `POST /exchange` is
- * counted and rate-limited but answers `{"status":"err",...}` until the matching engine
- * arrives. IP rate limit: 1200 weight per sliding 60 s per client address (§8 weights, plus
- * the per-item extras charged after answering) -> HTTP 429.
+ * `Failed to deserialize the JSON body into the target type: ...`. `POST /exchange` runs
+ * signed actions (order, cancel, cancelByCloid, updateLeverage, approveAgent) through the
+ * matching engine of alpha_exchange.hpp; l2Book, allMids and the account reads show its
+ * book and the ledger it drives. IP rate limit: 1200 weight per sliding 60 s per client
+ * address (§8 weights, plus the per-item extras charged after answering) -> HTTP 429.
  *
  * Control extensions (`upstream_router::handle_control`): `POST /__mock/accounts`,
  * `GET /__mock/accounts/{address}` (alpha_accounts.hpp).
@@ -23,12 +24,16 @@
  * Markets: main dex perps BTC, ETH, SOL; builder dex `xyz` with xyz:TSLA, xyz:NVDA, xyz:GOLD;
  * spot PURR/USDC (index 0) and @1 (HFUN/USDC, index 1).
  */
+#include "alpha_exchange.hpp"
+#include "alpha_ledger.hpp"
+
 #include "../common/market_state.hpp"
 #include "../common/upstream.hpp"
 
 #include <gateway/mocks/mock_server.hpp>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace gateway::mocks::alpha {
@@ -37,6 +42,14 @@ namespace gateway::mocks::alpha {
 inline constexpr unsigned initial_trades = 200;
 
 std::vector<market_spec> market_specs();
+
+/// The ledger's instruments (every perp and spot pair) and spot tokens in index order.
+std::vector<instrument> instruments();
+std::vector<std::string> token_names();
+
+/// The asset ids of signed actions (alpha.md §2: perps by index, builder dex `xyz` 110000 +
+/// index, spot 10000 + pair index) mapped onto a market state built from `market_specs()`.
+std::vector<asset_info> assets(market_state const& markets);
 
 std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options);
 

@@ -109,6 +109,12 @@ std::uint64_t market_state::steps() const {
     return steps_;
 }
 
+std::uint64_t market_state::version(std::size_t i) const {
+    std::lock_guard lock(m_);
+    auto const& s = specs_.at(i);
+    return live_[s.complement_of ? *s.complement_of : i].version;
+}
+
 book_snapshot market_state::book(std::size_t i, std::size_t depth) const {
     std::lock_guard lock(m_);
     return book_locked(i, depth);
@@ -189,12 +195,31 @@ void market_state::print_trades_locked(std::size_t i, std::int64_t now_ms, unsig
         t.sz = std::max<std::int64_t>(s.lot * r.between(5, 100) / 100, 1);
         t.buyer_is_taker = buy;
         t.entropy = r.next();
-        l.trades.push_back(t);
-        if (l.trades.size() > trades_kept)
-            l.trades.pop_front();
-        if (listener_)
-            listener_(i, t);
+        push_trade_locked(i, t);
     }
+}
+
+void market_state::push_trade_locked(std::size_t i, trade const& t) {
+    auto& l = live_[i];
+    l.trades.push_back(t);
+    if (l.trades.size() > trades_kept)
+        l.trades.pop_front();
+    if (listener_)
+        listener_(i, t);
+}
+
+void market_state::print_trade(std::size_t i, std::int64_t time_ms, std::int64_t px,
+                               std::int64_t sz, bool buyer_is_taker) {
+    std::lock_guard lock(m_);
+    auto& l = live_.at(i);
+    trade t{};
+    t.id = l.next_trade_id++;
+    t.time_ms = time_ms;
+    t.px = px;
+    t.sz = sz;
+    t.buyer_is_taker = buyer_is_taker;
+    t.entropy = mix_seed(seed_, i, t.id, 0x7e1);
+    push_trade_locked(i, t);
 }
 
 void market_state::step(std::int64_t now_ms) {

@@ -91,6 +91,9 @@ public:
     std::int64_t set_mark(std::size_t i, std::int64_t px);
     bool pinned(std::size_t i) const;
 
+    /// The version of a market's generated book (bumps on every walk step and `set_mark`).
+    std::uint64_t version(std::size_t i) const;
+
     /// The book, at most `depth` levels per side.
     book_snapshot book(std::size_t i, std::size_t depth) const;
     /// The newest `limit` trades, oldest first.
@@ -100,6 +103,12 @@ public:
 
     /// One walk step at time `now_ms`: unpinned marks move, a few trades print everywhere.
     void step(std::int64_t now_ms);
+
+    /// Prints one trade made elsewhere (e.g. a matching engine): it joins the recent trades
+    /// and reaches the listener like a walk trade. `px`/`sz` in the market's scales; the
+    /// entropy derives from the seed and the trade id, so the walk's stream is untouched.
+    void print_trade(std::size_t i, std::int64_t time_ms, std::int64_t px, std::int64_t sz,
+                     bool buyer_is_taker);
 
     /// Replaces the trade listener (an empty function removes it).
     void set_trade_listener(trade_listener listener);
@@ -118,6 +127,7 @@ private:
     std::int64_t mark_locked(std::size_t i) const;
     book_snapshot book_locked(std::size_t i, std::size_t depth) const;
     void print_trades_locked(std::size_t i, std::int64_t now_ms, unsigned count);
+    void push_trade_locked(std::size_t i, trade const& t);
 
     std::uint64_t seed_;
     std::vector<market_spec> specs_;
