@@ -44,9 +44,8 @@ struct mock_options {
  * Endpoints served: alpha `POST /info` (market data, candles and account reads backed by an
  * in-memory ledger seeded through `POST /__mock/accounts`; `POST /exchange` verifies signatures
  * and nonces as the upstream does, registers agents and matches orders, see alpha_exchange.hpp);
- * beta
- * `/fapi/v3/...` and `/api/v3/...` on the same port; gamma the Gamma catalog at `/` and the
- * CLOB under `/clob`.
+ * beta `/fapi/v3/...` and `/api/v3/...` on the same port; gamma the Gamma catalog at `/` and
+ * the CLOB under `/clob`.
  *
  * @par Thread safety
  * `port`, `base_url` and `ws_url` may be called from any thread; `stop` is idempotent and may
