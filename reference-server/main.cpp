@@ -103,6 +103,14 @@ int main(int argc, char** argv) {
         auto const ep = app.start();
         std::cout << "gatewayd listening on http://" << ep.address().to_string() << ":" << ep.port()
                   << std::endl;
+        if (embedded) {
+            // The embedded default is a demo: a ready key (the previous one is revoked).
+            auto demo = gateway::server::auth::ensure_demo_key(app.accounts());
+            if (demo)
+                std::cout << "gatewayd demo API key (embedded default): " << demo->key << std::endl;
+            else
+                std::cerr << "gatewayd: no demo key: " << demo.error().message << "\n";
+        }
 
         boost::asio::io_context signals_ioc;
         boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);

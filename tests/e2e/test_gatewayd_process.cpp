@@ -37,6 +37,10 @@ struct running_gatewayd {
         std::string const prefix = "gatewayd listening on ";
         REQUIRE(line.rfind(prefix, 0) == 0);
         base_url = line.substr(prefix.size());
+        std::string const key_line = proc->read_line();
+        std::string const key_prefix = "gatewayd demo API key (embedded default): ";
+        REQUIRE(key_line.rfind(key_prefix, 0) == 0);
+        demo_key = key_line.substr(key_prefix.size());
     }
     ~running_gatewayd() {
         proc.reset();
@@ -50,6 +54,7 @@ struct running_gatewayd {
     std::filesystem::path data_dir;
     std::unique_ptr<test::child_process> proc;
     std::string base_url;
+    std::string demo_key;
 };
 
 } // namespace
@@ -112,4 +117,48 @@ TEST_CASE("gatewayd rejects bad options with a message and exit code 2", "[e2e][
         {std::string(GATEWAY_BINARY_DIR) + "/reference-server/gatewayd", "--help"});
     CHECK(help.read_line().rfind("Usage: gatewayd", 0) == 0);
     CHECK(help.wait() == 0);
+}
+
+TEST_CASE("the embedded default prints a working demo key", "[e2e][gatewayd]") {
+    running_gatewayd gw;
+    CHECK(gw.demo_key.rfind("svc_live_", 0) == 0);
+    client_options opt;
+    opt.base_url = gw.base_url;
+    opt.api_key = gw.demo_key;
+    auto prices = client::create(opt).value().prices("alpha");
+    REQUIRE(prices);
+    CHECK(prices->count("BTC") == 1);
+    opt.api_key = gw.demo_key + "x";
+    auto refused = client::create(opt).value().prices("alpha");
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code == errc::invalid_api_key);
+}
+
+TEST_CASE("examples/alpha_trading places, lists, cancels and re-levers on the embedded default",
+          "[e2e][gatewayd][alpha]") {
+    running_gatewayd gw;
+    test::child_process example(
+        {std::string(GATEWAY_BINARY_DIR) + "/examples/alpha_trading", gw.demo_key, gw.base_url});
+    std::vector<std::string> lines;
+    for (std::string line = example.read_line(); !line.empty(); line = example.read_line())
+        lines.push_back(line);
+    REQUIRE(example.wait() == 0);
+    auto has = [&](std::string const& prefix) {
+        for (auto const& l : lines)
+            if (l.rfind(prefix, 0) == 0)
+                return true;
+        return false;
+    };
+    INFO([&] {
+        std::string all;
+        for (auto const& l : lines)
+            all += l + "\n";
+        return all;
+    }());
+    CHECK(has("wallet 0x"));
+    CHECK(has("leverage BTC 5x cross"));
+    CHECK(has("placed "));
+    CHECK(has("open "));
+    CHECK(has("canceled "));
+    CHECK(has("leverage BTC 10x isolated"));
 }
