@@ -51,16 +51,17 @@ struct test_gateway {
                                   gamma->base_url() + "/clob"};
         if (adjust)
             adjust(cfg);
-        app = std::make_unique<server::gateway_app>(cfg, [this] {
-            using namespace std::chrono;
-            return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() +
-                   clock_offset_ms.load();
-        });
-        auto const ep = app->start();
-        base_url = "http://127.0.0.1:" + std::to_string(ep.port());
-        client_options opt;
-        opt.base_url = base_url;
-        sdk = std::make_unique<client>(client::create(opt).value());
+        config = cfg;
+        boot();
+    }
+
+    /// Stops gatewayd and starts it again on the same data directory (keys, nonce journal),
+    /// like an operator restart; `base_url` and `sdk` follow the new port.
+    void restart() {
+        app->stop();
+        app->wait();
+        app.reset();
+        boot();
     }
 
     ~test_gateway() {
@@ -98,6 +99,7 @@ struct test_gateway {
     }
 
     std::filesystem::path data_dir;
+    server::server_config config;
     std::optional<std::int64_t> account_id;
     /// Added to the wall clock the accounts service sees: moves time for expiry tests.
     std::atomic<std::int64_t> clock_offset_ms{0};
@@ -108,6 +110,19 @@ struct test_gateway {
     std::unique_ptr<client> sdk;
 
 private:
+    void boot() {
+        app = std::make_unique<server::gateway_app>(config, [this] {
+            using namespace std::chrono;
+            return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() +
+                   clock_offset_ms.load();
+        });
+        auto const ep = app->start();
+        base_url = "http://127.0.0.1:" + std::to_string(ep.port());
+        client_options opt;
+        opt.base_url = base_url;
+        sdk = std::make_unique<client>(client::create(opt).value());
+    }
+
     static std::unique_ptr<mocks::mock_server> start(mocks::upstream kind, bool testnet,
                                                      mock_tweak const& adjust) {
         mocks::mock_options opt;
