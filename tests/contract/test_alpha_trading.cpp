@@ -274,6 +274,39 @@ TEST_CASE("alpha orders: every order type, partial fill, cancel and cancel again
     }
 }
 
+TEST_CASE("alpha spot and rwas orders: the spot cancel path and a builder-dex asset",
+          "[contract][alpha][trading]") {
+    trading t;
+    constexpr sa::market_rules tsla{110000, 3, false, 10};
+
+    SECTION("spot: a resting PURR/USDC sell cancels through DELETE /v1/spot/alpha/orders") {
+        set_mark(*t.gw.alpha, "PURR/USDC", "0.185");
+        auto placed =
+            t.place(order("PURR/USDC", side::sell, order_type::limit, "100", "0.3"), purr);
+        REQUIRE(placed);
+        CHECK(placed->status == place_status::open);
+        auto canceled = t.cancel("PURR/USDC", placed->order_id, purr);
+        REQUIRE(canceled);
+        CHECK(canceled->status == cancel_status::canceled);
+        auto again = t.cancel("PURR/USDC", placed->order_id, purr);
+        REQUIRE_FALSE(again);
+        CHECK(again.error().code == errc::order_not_found);
+    }
+
+    SECTION("rwas: xyz:TSLA trades as asset 110000 on the perps path") {
+        set_mark(*t.gw.alpha, "xyz:TSLA", "430");
+        auto r = order("xyz:TSLA", side::buy, order_type::market, "1", "451.5");
+        REQUIRE(t.wallet.sign(r, tsla));
+        auto placed = t.c.place_order("alpha", r);
+        REQUIRE(placed);
+        CHECK(placed->status == place_status::filled);
+        auto pos = t.c.positions("alpha", t.wallet.address().str()).value();
+        REQUIRE(pos.size() == 1);
+        CHECK(pos[0].symbol == "xyz:TSLA");
+        CHECK(pos[0].size.str() == "1");
+    }
+}
+
 TEST_CASE("alpha orders refused by the upstream: 400 ORDER_REJECTED with its reason",
           "[contract][alpha][trading]") {
     trading t;
