@@ -95,7 +95,9 @@ result<write_market> market_of(alpha::universe const& u, vertical v, std::string
     return e;
 }
 
+// Coroutine parameters by value: they live in the frame across suspensions.
 asio::awaitable<result<write_market>> resolve_market(services& s, bool testnet, vertical v,
+                                                     // cppcheck-suppress passedByValue
                                                      std::string symbol) {
     auto markets = co_await s.alpha(testnet).markets();
     if (!markets)
@@ -166,6 +168,7 @@ asio::awaitable<result<std::string>> verify(services& s, bool testnet, signed_ac
  * gives its nonce back; a timeout keeps it and says the state is unknown and where to look.
  */
 asio::awaitable<result<json::value>> forward(services& s, bool testnet, signed_action const& w,
+                                             // cppcheck-suppress passedByValue
                                              std::string scope, std::string what_unknown) {
     auto envelope = alpha::exchange_envelope(w.action, w.nonce, w.signature);
     if (!envelope) {
@@ -195,6 +198,7 @@ std::string account_path(bool testnet, address const& wallet) {
 /// A bare "waitingForTrigger" carries no oid: find the order among the wallet's open orders
 /// (by clientOrderId, else the newest trigger order of that coin, side, size and trigger).
 asio::awaitable<result<std::string>> find_trigger_oid(services& s, bool testnet,
+                                                      // cppcheck-suppress passedByValue
                                                       place_order_request r, std::string coin) {
     json::object body;
     body["type"] = "frontendOpenOrders";

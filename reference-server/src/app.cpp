@@ -320,6 +320,7 @@ gateway_app::gateway_app(server_config cfg, std::function<std::int64_t()> now_ms
         o.timeout = i.cfg.upstream_timeout;
         o.meta_refresh = i.cfg.meta_refresh_interval;
         o.budget = i.cfg.alpha_budget;
+        o.agent_miss_ttl = i.cfg.agent_miss_ttl;
         return std::make_shared<alpha::adapter>(i.ioc.get_executor(), i.upstream, o);
     };
     i.alpha_live = alpha_adapter(false);

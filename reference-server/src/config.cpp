@@ -85,6 +85,12 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_ms(c.market_cache_ttl, v);
              }},
+            {"agent-miss-cache-ms", "GATEWAY_AGENT_MISS_CACHE_MS", "upstream.agentMissCacheMs",
+             "how long a signer the upstream does not know as the wallet's agent stays refused "
+             "without asking the upstream again",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.agent_miss_ttl, v);
+             }},
             {"meta-refresh-ms", "GATEWAY_META_REFRESH_MS", "upstream.metaRefreshMs",
              "interval between background refreshes of each upstream's market list",
              [](server_config& c, std::string const& v) {

@@ -39,6 +39,9 @@ struct server_config {
     std::chrono::milliseconds market_cache_ttl{500};
     /// Markets (names, asset ids, size decimals, max leverage) are re-learned this often.
     std::chrono::milliseconds meta_refresh_interval{300000};
+    /// How long a signer the upstream did not know as the wallet's agent stays refused without
+    /// asking again (a retried wrong signature costs no upstream weight).
+    std::chrono::milliseconds agent_miss_ttl{2000};
     /// Weight per 60 s the gateway spends on the alpha upstream (alpha.md §8: 1200 per IP).
     std::uint32_t alpha_budget = 1200;
     /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).

@@ -116,7 +116,8 @@ struct trading {
     client c = gw.client_with(api_key);
     sa::signer wallet{key(wallet_key)};
 
-    trading() {
+    explicit trading(test::test_gateway::tweak adjust = {})
+        : gw(std::move(adjust)) {
         set_mark(*gw.alpha, "BTC", "65000");
         set_mark(*gw.alpha, "ETH", "3500");
         fund(*gw.alpha, wallet.address());
@@ -448,7 +449,8 @@ TEST_CASE("alpha writes checked before any upstream call", "[contract][alpha][tr
 
 TEST_CASE("alpha agents: an agent approved by the wallet signs for it",
           "[contract][alpha][trading]") {
-    trading t;
+    // Refusals are not cached here, so the approval is seen on the very next order.
+    trading t([](server::server_config& cfg) { cfg.agent_miss_ttl = {}; });
     sa::signer agent{key(agent_key)};
     auto r = order("BTC", side::buy, order_type::limit, "0.01", "60000");
     r.wallet = t.wallet.address();
@@ -488,6 +490,27 @@ TEST_CASE("alpha agents: an agent approved by the wallet signs for it",
     auto open = t.open_orders();
     REQUIRE(open.size() == 1); // booked for the wallet, not the agent
     CHECK(open[0].order_id == placed->order_id);
+}
+
+TEST_CASE("alpha agents: a refused signer is remembered briefly, costing no upstream weight",
+          "[contract][alpha][trading]") {
+    trading t;
+    sa::signer stranger{key(stranger_key)};
+    auto const lookups = [&] {
+        return upstream_calls(*t.gw.alpha, "extraAgents") + upstream_calls(*t.gw.alpha, "userRole");
+    };
+    auto r = order("BTC", side::buy, order_type::limit, "0.01", "60000");
+    r.wallet = t.wallet.address();
+    REQUIRE(stranger.sign(r, btc));
+    REQUIRE_FALSE(t.c.place_order("alpha", r));
+    CHECK(lookups() == 2); // extraAgents of the wallet, then userRole of the signer
+    for (int i = 0; i < 5; ++i) {
+        auto again = t.c.place_order("alpha", r);
+        REQUIRE_FALSE(again);
+        CHECK(again.error().code == errc::signature_error);
+    }
+    CHECK(lookups() == 2);
+    CHECK(upstream_calls(*t.gw.alpha, "exchange:order") == 0);
 }
 
 TEST_CASE("alpha nonces: a replay is 401 INVALID_NONCE, also after a restart",

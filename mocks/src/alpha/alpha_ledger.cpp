@@ -24,7 +24,7 @@ std::optional<amount> liquidation_price(amount mark, amount szi, amount margin_a
         return std::nullopt;
     // liq = mark - side * avail / |szi| / (1 - side / (2 M))
     //     = mark - side * avail * 2M / (|szi| * (2M - side))
-    auto const two_m = static_cast<std::int64_t>(2 * max_leverage);
+    auto const two_m = 2 * static_cast<std::int64_t>(max_leverage);
     std::int64_t const side = szi.sign();
     amount const num = margin_available.times(two_m);
     amount const den = szi.abs().times(two_m - side);

@@ -149,8 +149,8 @@ constexpr std::array<named_interval, 14> intervals{{
     {"8h", {480 * minute, false}},
     {"12h", {720 * minute, false}},
     {"1d", {1440 * minute, false}},
-    {"3d", {3 * 1440 * minute, false}},
-    {"1w", {7 * 1440 * minute, false}},
+    {"3d", {std::int64_t{3} * 1440 * minute, false}},
+    {"1w", {std::int64_t{7} * 1440 * minute, false}},
     {"1M", {0, true}},
 }};
 
@@ -929,6 +929,7 @@ std::vector<instrument> instruments() {
 
 std::vector<std::string> token_names() {
     std::vector<std::string> out;
+    out.reserve(tokens.size());
     for (auto const& t : tokens)
         out.emplace_back(t.name);
     return out;

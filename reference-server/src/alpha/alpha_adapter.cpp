@@ -182,14 +182,24 @@ asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::s
     {
         std::lock_guard lock(m_);
         if (auto it = agents_.find(key); it != agents_.end()) {
-            if (now - it->second < agent_ttl)
-                co_return true;
+            auto const ttl = it->second.approved
+                                 ? std::chrono::steady_clock::duration(agent_ttl)
+                                 : std::chrono::steady_clock::duration(options_.agent_miss_ttl);
+            if (now - it->second.at < ttl)
+                co_return it->second.approved;
             agents_.erase(it);
         }
     }
-    auto remember = [&] {
+    auto remember = [&](bool approved) {
         std::lock_guard lock(m_);
-        agents_[key] = now;
+        if (agents_.size() >= agent_cache_max) {
+            std::erase_if(agents_, [&](auto const& kv) {
+                return now - kv.second.at >= std::chrono::steady_clock::duration(agent_ttl);
+            });
+            if (agents_.size() >= agent_cache_max)
+                agents_.clear();
+        }
+        agents_[key] = agent_verdict{now, approved};
     };
     json::object agents_body;
     agents_body["type"] = "extraAgents";
@@ -202,7 +212,7 @@ asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::s
             if (auto const* o = a.if_object())
                 if (auto const* addr = o->if_contains("address"); addr && addr->is_string())
                     if (lower(addr->get_string()) == signer) {
-                        remember();
+                        remember(true);
                         co_return true;
                     }
     // The unnamed agent is not in extraAgents: ask who the signer is.
@@ -218,9 +228,10 @@ asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::s
             if (auto const* d = o->if_contains("data"); d && d->is_object())
                 if (auto const* u = d->get_object().if_contains("user"); u && u->is_string())
                     if (lower(u->get_string()) == wallet) {
-                        remember();
+                        remember(true);
                         co_return true;
                     }
+    remember(false);
     co_return false;
 }
 

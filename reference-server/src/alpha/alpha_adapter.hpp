@@ -39,6 +39,8 @@ struct adapter_options {
     /// How long a read may wait for budget before 503 PROVIDER_UNAVAILABLE (CONTRACT §3).
     std::chrono::milliseconds max_budget_wait{1000};
     std::chrono::milliseconds meta_refresh{300000};
+    /// How long a refused (wallet, signer) pair is answered from cache.
+    std::chrono::milliseconds agent_miss_ttl{2000};
 };
 
 /// alpha.md §8: the weight of an `/info` request type.
@@ -84,14 +86,18 @@ public:
     /**
      * Whether `signer` is an agent approved by `wallet` (CONTRACT §6.1), learned from the
      * upstream (`extraAgents` of the wallet, then `userRole` of the signer for the unnamed
-     * agent, which extraAgents does not list) and cached for `agent_ttl`. A miss is asked
-     * again next time (an agent may have just been approved).
+     * agent, which extraAgents does not list) and cached for `agent_ttl`; a refusal is cached
+     * for `options.agent_miss_ttl` only (a retried wrong signature costs no upstream weight, an
+     * agent approved a moment ago is accepted soon after). A miss after that is asked again next
+     * time (an agent may have just been approved).
      * @par Errors as `info`.
      */
     boost::asio::awaitable<result<bool>> approved_agent(std::string wallet, std::string signer);
 
     /// How long a learned wallet -> agent approval is trusted without asking again.
     static constexpr std::chrono::minutes agent_ttl{5};
+    /// Cached verdicts kept at most (expired ones are swept first, then all are dropped).
+    static constexpr std::size_t agent_cache_max = 100000;
 
     /// The market universe: the last one learned, or the first load (coalesced) if none yet.
     boost::asio::awaitable<result<universe_ptr>> markets();
@@ -124,8 +130,12 @@ private:
     coalescing_cache<boost::json::value> reads_;
     coalescing_cache<universe_ptr> universe_load_;
     coalescing_cache<boost::json::value> writes_;
-    /// "wallet signer" -> when the approval was learned (steady clock).
-    std::unordered_map<std::string, std::chrono::steady_clock::time_point> agents_;
+    struct agent_verdict {
+        std::chrono::steady_clock::time_point at; ///< when it was learned
+        bool approved = false;
+    };
+    /// "wallet signer" -> the upstream's last verdict.
+    std::unordered_map<std::string, agent_verdict> agents_;
     mutable std::mutex m_;
     universe_ptr universe_;
     boost::asio::strand<boost::asio::any_io_executor> strand_;
