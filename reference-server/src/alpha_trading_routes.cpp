@@ -235,35 +235,77 @@ asio::awaitable<result<std::string>> find_trigger_oid(services& s, bool testnet,
                              account_path(testnet, r.wallet) + "/orders.");
 }
 
-asio::awaitable<result<reply>> place_route(services& s, request_context& ctx, vertical v) {
+/// A signed write after its upstream answer: the body, its market and what the upstream said.
+template <class Request>
+struct sent_write {
+    Request body;
+    write_market market;
+    json::value answer;
+};
+
+template <class Request>
+using parse_fn = result<Request> (*)(json::value const&, strictness);
+template <class Request>
+using derive_fn = result<json::object> (*)(Request const&, sa::market_rules const&);
+/// What to tell the client when the upstream did not answer in time (the state is unknown).
+template <class Request>
+using unknown_fn = std::string (*)(bool testnet, Request const&);
+
+/// The one pipeline of every signed write (see the file comment): body, market, derived
+/// action, signer, nonce, one `/exchange` call.
+template <class Request>
+asio::awaitable<result<sent_write<Request>>>
+signed_write(services& s, request_context& ctx, vertical v, parse_fn<Request> parse,
+             derive_fn<Request> derive, unknown_fn<Request> unknown) {
     if (auto ok = require_alpha(ctx, v); !ok)
         co_return ok.error();
-    auto r = read_write(ctx, &parse_place_order_request);
+    auto r = read_write(ctx, parse);
     if (!r)
         co_return r.error();
     auto market = co_await resolve_market(s, ctx.testnet, v, r->symbol);
     if (!market)
         co_return market.error();
-    auto action = sa::order_action(*r, market->rules);
+    auto action = derive(*r, market->rules);
     if (!action)
         co_return action.error();
     signed_action const w{std::move(*action), r->nonce, r->signature, r->wallet};
     auto scope = co_await verify(s, ctx.testnet, w);
     if (!scope)
         co_return scope.error();
-    std::string const unknown =
-        "the order's state is unknown: check GET " + account_path(ctx.testnet, r->wallet) +
-        "/orders and /fills" +
-        (r->client_order_id ? " for clientOrderId " + *r->client_order_id : "") +
-        " before placing it again.";
-    auto answer = co_await forward(s, ctx.testnet, w, *scope, unknown);
+    std::string const what_unknown = unknown(ctx.testnet, *r); // named: GCC 12 and co_await
+    auto answer = co_await forward(s, ctx.testnet, w, *scope, what_unknown);
     if (!answer)
         co_return answer.error();
-    auto placed = alpha::to_place_result(*answer, r->size, r->client_order_id);
+    co_return sent_write<Request>{std::move(*r), std::move(*market), std::move(*answer)};
+}
+
+std::string order_unknown(bool testnet, place_order_request const& r) {
+    return "the order's state is unknown: check GET " + account_path(testnet, r.wallet) +
+           "/orders and /fills" +
+           (r.client_order_id ? " for clientOrderId " + *r.client_order_id : "") +
+           " before placing it again.";
+}
+
+std::string cancel_unknown(bool testnet, cancel_order_request const& r) {
+    return "whether order " + r.order_id + " was canceled is unknown: check GET " +
+           account_path(testnet, r.wallet) + "/orders.";
+}
+
+std::string leverage_unknown(bool testnet, set_leverage_request const& r) {
+    return "whether the leverage changed is unknown: check GET " + account_path(testnet, r.wallet) +
+           "/positions.";
+}
+
+asio::awaitable<result<reply>> place_route(services& s, request_context& ctx, vertical v) {
+    auto sent = co_await signed_write<place_order_request>(s, ctx, v, &parse_place_order_request,
+                                                           &sa::order_action, &order_unknown);
+    if (!sent)
+        co_return sent.error();
+    auto placed = alpha::to_place_result(sent->answer, sent->body.size, sent->body.client_order_id);
     if (!placed)
         co_return placed.error();
     if (placed->result.order_id.empty()) {
-        auto oid = co_await find_trigger_oid(s, ctx.testnet, *r, market->coin);
+        auto oid = co_await find_trigger_oid(s, ctx.testnet, sent->body, sent->market.coin);
         if (!oid)
             co_return oid.error();
         placed->result.order_id = std::move(*oid);
@@ -271,65 +313,26 @@ asio::awaitable<result<reply>> place_route(services& s, request_context& ctx, ve
     co_return json_reply(json::value_from(placed->result));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Cancel
-
 asio::awaitable<result<reply>> cancel_route(services& s, request_context& ctx, vertical v) {
-    if (auto ok = require_alpha(ctx, v); !ok)
-        co_return ok.error();
-    auto r = read_write(ctx, &parse_cancel_order_request);
-    if (!r)
-        co_return r.error();
-    auto market = co_await resolve_market(s, ctx.testnet, v, r->symbol);
-    if (!market)
-        co_return market.error();
-    auto action = sa::cancel_action(*r, market->rules);
-    if (!action)
-        co_return action.error();
-    signed_action const w{std::move(*action), r->nonce, r->signature, r->wallet};
-    auto scope = co_await verify(s, ctx.testnet, w);
-    if (!scope)
-        co_return scope.error();
-    std::string const unknown = "whether order " + r->order_id +
-                                " was canceled is unknown: check GET " +
-                                account_path(ctx.testnet, r->wallet) + "/orders.";
-    auto answer = co_await forward(s, ctx.testnet, w, *scope, unknown);
-    if (!answer)
-        co_return answer.error();
-    auto canceled = alpha::to_cancel_result(*answer, r->order_id);
+    auto sent = co_await signed_write<cancel_order_request>(s, ctx, v, &parse_cancel_order_request,
+                                                            &sa::cancel_action, &cancel_unknown);
+    if (!sent)
+        co_return sent.error();
+    auto canceled = alpha::to_cancel_result(sent->answer, sent->body.order_id);
     if (!canceled)
         co_return canceled.error();
     co_return json_reply(json::value_from(*canceled));
 }
 
-// ---------------------------------------------------------------------------------------------
-// Leverage
-
-asio::awaitable<result<reply>> leverage_route(services& s, request_context& ctx) {
-    if (auto ok = require_alpha(ctx, vertical::perps); !ok)
+asio::awaitable<result<reply>> leverage_route(services& s, request_context& ctx, vertical v) {
+    auto sent = co_await signed_write<set_leverage_request>(
+        s, ctx, v, &parse_set_leverage_request, &sa::leverage_action, &leverage_unknown);
+    if (!sent)
+        co_return sent.error();
+    if (auto ok = alpha::to_leverage_ok(sent->answer); !ok)
         co_return ok.error();
-    auto r = read_write(ctx, &parse_set_leverage_request);
-    if (!r)
-        co_return r.error();
-    auto market = co_await resolve_market(s, ctx.testnet, vertical::perps, r->symbol);
-    if (!market)
-        co_return market.error();
-    auto action = sa::leverage_action(*r, market->rules);
-    if (!action)
-        co_return action.error();
-    signed_action const w{std::move(*action), r->nonce, r->signature, r->wallet};
-    auto scope = co_await verify(s, ctx.testnet, w);
-    if (!scope)
-        co_return scope.error();
-    std::string const unknown = "whether the leverage changed is unknown: check GET " +
-                                account_path(ctx.testnet, r->wallet) + "/positions.";
-    auto answer = co_await forward(s, ctx.testnet, w, *scope, unknown);
-    if (!answer)
-        co_return answer.error();
-    if (auto ok = alpha::to_leverage_ok(*answer); !ok)
-        co_return ok.error();
-    leverage_result out{r->symbol, r->leverage, r->margin_mode};
-    co_return json_reply(json::value_from(out));
+    auto const& r = sent->body;
+    co_return json_reply(json::value_from(leverage_result{r.symbol, r.leverage, r.margin_mode}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -473,10 +476,9 @@ void add_alpha_trading_routes(router& r, services& s) {
     add(http::verb::delete_, "/perps/{provider}/orders", cancel_route, vertical::perps);
     add(http::verb::post, "/spot/{provider}/orders", place_route, vertical::spot);
     add(http::verb::delete_, "/spot/{provider}/orders", cancel_route, vertical::spot);
+    add(http::verb::post, "/perps/{provider}/leverage", leverage_route, vertical::perps);
     add(http::verb::post, "/perps/{provider}/typed-data", typed_data_route, vertical::perps);
     add(http::verb::post, "/spot/{provider}/typed-data", typed_data_route, vertical::spot);
-    add_vertical_route(r, http::verb::post, "/perps/{provider}/leverage",
-                       [&s](request_context& ctx) { return leverage_route(s, ctx); });
 }
 
 } // namespace gateway::server

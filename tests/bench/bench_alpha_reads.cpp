@@ -9,6 +9,7 @@
 //   orderbook      GET /v1/perps/alpha/markets/BTC/orderbook vs POST /info l2Book
 // and, with the cache on, the cached prices read (GET /v1/perps/alpha/prices).
 // Prints p50 / p99 in microseconds and the added latency (gateway - direct) at each.
+#include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -23,22 +24,13 @@
 
 namespace {
 
+using gateway::test::percentiles;
+using gateway::test::summarize;
+
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using gateway::net::http_client;
 using gateway::net::http_request;
-
-struct percentiles {
-    double p50 = 0, p99 = 0;
-};
-
-percentiles summarize(std::vector<double> us) {
-    std::sort(us.begin(), us.end());
-    auto at = [&](double q) {
-        return us[static_cast<std::size_t>(q * (us.size() - 1))];
-    };
-    return {at(0.50), at(0.99)};
-}
 
 /// Sends `make()` `n` times over one keep-alive client; returns each latency in µs.
 template <class Make>

@@ -9,6 +9,7 @@
 //     market), so each one is a book insert on the mock.
 //
 //   build/tests/bench_alpha_trading [requests]
+#include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/sign/sign.hpp>
@@ -27,6 +28,8 @@
 
 namespace {
 
+using gateway::test::summarize;
+
 namespace asio = boost::asio;
 namespace http = boost::beast::http;
 namespace json = boost::json;
@@ -37,18 +40,6 @@ using gateway::net::http_request;
 constexpr sa::market_rules btc{0, 5, false, 40};
 constexpr char const* wallet_key =
     "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
-
-struct percentiles {
-    double p50 = 0, p99 = 0;
-};
-
-percentiles summarize(std::vector<double> us) {
-    std::sort(us.begin(), us.end());
-    auto at = [&](double q) {
-        return us[static_cast<std::size_t>(q * (us.size() - 1))];
-    };
-    return {at(0.50), at(0.99)};
-}
 
 bool failed(
     boost::system::result<gateway::net::http_response, gateway::net::fetch_error> const& a) {

@@ -5,6 +5,7 @@
 
 #include "support/catch_result.hpp"
 #include "support/fetch.hpp"
+#include "support/mock_control.hpp"
 #include "support/test_gateway.hpp"
 
 #include <boost/json/parse.hpp>
@@ -16,6 +17,7 @@
 
 using namespace gateway;
 using gateway::test::fetch;
+using namespace gateway::test;
 using verb = boost::beast::http::verb;
 namespace json = boost::json;
 
@@ -23,30 +25,6 @@ namespace {
 
 constexpr char const* trader = "0x1111111111111111111111111111111111111111";
 constexpr char const* nobody = "0x2222222222222222222222222222222222222222";
-
-void mock_post(mocks::mock_server& m, std::string const& path, std::string const& body) {
-    auto r = fetch(verb::post, m.base_url() + path, body);
-    INFO(path << " " << body << " -> " << r.status << " " << r.body);
-    REQUIRE(r.status == 200);
-}
-
-void set_mark(mocks::mock_server& m, std::string const& symbol, std::string const& price) {
-    mock_post(m, "/__mock/mark", R"({"symbol":")" + symbol + R"(","price":")" + price + R"("})");
-}
-
-json::value mock_stats(mocks::mock_server& m) {
-    return json::parse(fetch(verb::get, m.base_url() + "/__mock/stats").body);
-}
-
-void reset_stats(mocks::mock_server& m) {
-    REQUIRE(fetch(verb::delete_, m.base_url() + "/__mock/stats").status == 200);
-}
-
-std::int64_t upstream_calls(mocks::mock_server& m, std::string const& kind) {
-    auto const s = mock_stats(m);
-    auto const* n = s.at("byKind").as_object().if_contains(kind);
-    return n ? n->to_number<std::int64_t>() : 0;
-}
 
 /// The seeded trader: 100000 USDC, BTC long 0.5 @ 60000 (10x cross), xyz:TSLA short 10 @ 440
 /// (5x isolated), 500 PURR, two resting orders; marks pinned at BTC 65000 and xyz:TSLA 430.

@@ -6,6 +6,7 @@
 
 #include "support/catch_result.hpp"
 #include "support/fetch.hpp"
+#include "support/mock_control.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/sign/sign.hpp>
@@ -16,6 +17,7 @@
 
 using namespace gateway;
 using gateway::test::fetch;
+using namespace gateway::test;
 using verb = boost::beast::http::verb;
 namespace json = boost::json;
 namespace sa = gateway::sign::alpha;
@@ -37,22 +39,6 @@ constexpr sa::market_rules purr{10000, 0, true, 0};
 
 sign::private_key key(char const* hex) {
     return sign::private_key::from_hex(hex).value();
-}
-
-void mock_post(mocks::mock_server& m, std::string const& path, std::string const& body) {
-    auto r = fetch(verb::post, m.base_url() + path, body);
-    INFO(path << " " << body << " -> " << r.status << " " << r.body);
-    REQUIRE(r.status == 200);
-}
-
-void set_mark(mocks::mock_server& m, std::string const& symbol, std::string const& price) {
-    mock_post(m, "/__mock/mark", R"({"symbol":")" + symbol + R"(","price":")" + price + R"("})");
-}
-
-std::int64_t upstream_calls(mocks::mock_server& m, std::string const& kind) {
-    auto const s = json::parse(fetch(verb::get, m.base_url() + "/__mock/stats").body);
-    auto const* n = s.at("byKind").as_object().if_contains(kind);
-    return n ? n->to_number<std::int64_t>() : 0;
 }
 
 /// Funds `who` on a mock (perps collateral and spot balances).

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/fetch.hpp"
+#include "support/mock_control.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/sign/sign.hpp>
@@ -25,6 +26,7 @@
 
 using namespace gateway;
 using gateway::test::fetch;
+using gateway::test::mock_post;
 using verb = boost::beast::http::verb;
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -149,12 +151,6 @@ posted post(test::test_gateway const& gw, std::string const& key, std::string co
     INFO("POST " << path << " " << json::serialize(body) << " -> " << r.status << " " << r.body);
     REQUIRE(r.message[boost::beast::http::field::content_type] == "application/json");
     return {r.status, json::parse(r.body)};
-}
-
-void mock_post(mocks::mock_server& m, std::string const& path, std::string const& body) {
-    auto r = fetch(verb::post, m.base_url() + path, body);
-    INFO(path << " " << body << " -> " << r.status << " " << r.body);
-    REQUIRE(r.status == 200);
 }
 
 /// A funded wallet (address derived by the SDK), a key, and BTC's mark pinned at 65000.

@@ -186,6 +186,11 @@ private:
     std::string vertical_path(std::string const& path) const;
     template <class T, class Parse>
     result<T> get_as(std::string path, query_params const& query, Parse parse) const;
+    /// A signed write: `r` validated, then sent to `/{vertical}/{provider}/{leaf}`.
+    template <class Result, class Request, class Parse>
+    result<Result> signed_write(boost::beast::http::verb method, std::string_view vertical,
+                                std::string_view provider, std::string_view leaf, Request const& r,
+                                Parse parse) const;
     /// A write: `body` sent with `method`, the answer read as `T`.
     template <class T, class Parse>
     result<T> send_as(boost::beast::http::verb method, std::string path,

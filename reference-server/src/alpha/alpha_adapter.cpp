@@ -96,6 +96,18 @@ asio::awaitable<void> adapter::refresh_loop() {
 
 // Coroutine parameters by value: they live in the frame across suspensions.
 // cppcheck-suppress passedByValue
+upstream_request adapter::post(std::string target, std::string body, bool idempotent) const {
+    upstream_request req;
+    req.provider = options_.name;
+    req.base = options_.base;
+    req.method = boost::beast::http::verb::post;
+    req.target = std::move(target);
+    req.body = std::move(body);
+    req.timeout = options_.timeout;
+    req.idempotent = idempotent;
+    return req;
+}
+
 asio::awaitable<result<void>> adapter::await_budget(std::uint32_t weight) {
     auto const now = weight_budget::clock::now();
     auto const wait = budget_.reserve(weight, now, options_.max_budget_wait);
@@ -122,13 +134,7 @@ asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std
     auto const budget = co_await await_budget(weight);
     if (!budget)
         co_return budget.error();
-    upstream_request req;
-    req.provider = options_.name;
-    req.base = options_.base;
-    req.method = boost::beast::http::verb::post;
-    req.target = "/info";
-    req.body = std::move(body);
-    req.timeout = options_.timeout;
+    upstream_request req = post("/info", std::move(body), true); // named: GCC 12 and co_await
     auto answer = co_await call_upstream_json(http_, std::move(req));
     if (answer)
         budget_.charge(info_item_weight(type, *answer), weight_budget::clock::now());
@@ -141,14 +147,7 @@ asio::awaitable<result<json::value>> adapter::send_exchange(std::string body,
     auto const budget = co_await await_budget(weight);
     if (!budget)
         co_return budget.error();
-    upstream_request req;
-    req.provider = options_.name;
-    req.base = options_.base;
-    req.method = boost::beast::http::verb::post;
-    req.target = "/exchange";
-    req.body = std::move(body);
-    req.timeout = options_.timeout;
-    req.idempotent = false;
+    upstream_request req = post("/exchange", std::move(body), false);
     co_return co_await call_upstream_json(http_, std::move(req));
 }
 

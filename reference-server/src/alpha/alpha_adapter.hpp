@@ -6,6 +6,7 @@
 // decimals, max leverage) is learned from meta/spotMeta/perpDexs in the background and
 // refreshed periodically, never per request.
 #include "alpha/alpha_map.hpp"
+#include "upstream.hpp"
 #include "upstream_cache.hpp"
 
 #include <gateway/net/http_client.hpp>
@@ -113,6 +114,8 @@ private:
                                                              std::string type);
     boost::asio::awaitable<result<boost::json::value>> send_exchange(std::string body,
                                                                      std::uint32_t weight);
+    /// `POST {base}{target}` with this adapter's timeout.
+    upstream_request post(std::string target, std::string body, bool idempotent) const;
     /// Reserves `weight`, waiting up to `max_budget_wait`; the 503 when it stays spent.
     boost::asio::awaitable<result<void>> await_budget(std::uint32_t weight);
     boost::asio::awaitable<result<universe>> load_universe();

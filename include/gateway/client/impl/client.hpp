@@ -288,50 +288,44 @@ inline std::string write_path(std::string_view vertical, std::string_view provid
 }
 } // namespace detail
 
-GATEWAY_DECL result<place_result> client::place_order(std::string_view provider,
-                                                      place_order_request const& r) const {
+template <class Result, class Request, class Parse>
+result<Result> client::signed_write(boost::beast::http::verb method, std::string_view vertical,
+                                    std::string_view provider, std::string_view leaf,
+                                    Request const& r, Parse parse) const {
     if (auto ok = validate(r); !ok)
         return ok.error();
-    return send_as<place_result>(boost::beast::http::verb::post,
-                                 vertical_path(detail::write_path("perps", provider, "orders")),
-                                 boost::json::value_from(r), &parse_place_result);
+    return send_as<Result>(method, vertical_path(detail::write_path(vertical, provider, leaf)),
+                           boost::json::value_from(r), parse);
+}
+
+GATEWAY_DECL result<place_result> client::place_order(std::string_view provider,
+                                                      place_order_request const& r) const {
+    return signed_write<place_result>(boost::beast::http::verb::post, "perps", provider, "orders",
+                                      r, &parse_place_result);
 }
 
 GATEWAY_DECL result<place_result> client::place_spot_order(std::string_view provider,
                                                            spot_order_request const& r) const {
-    if (auto ok = validate(r); !ok)
-        return ok.error();
-    return send_as<place_result>(boost::beast::http::verb::post,
-                                 vertical_path(detail::write_path("spot", provider, "orders")),
-                                 boost::json::value_from(r), &parse_place_result);
+    return signed_write<place_result>(boost::beast::http::verb::post, "spot", provider, "orders", r,
+                                      &parse_place_result);
 }
 
 GATEWAY_DECL result<cancel_result> client::cancel_order(std::string_view provider,
                                                         cancel_order_request const& r) const {
-    if (auto ok = validate(r); !ok)
-        return ok.error();
-    return send_as<cancel_result>(boost::beast::http::verb::delete_,
-                                  vertical_path(detail::write_path("perps", provider, "orders")),
-                                  boost::json::value_from(r), &parse_cancel_result);
+    return signed_write<cancel_result>(boost::beast::http::verb::delete_, "perps", provider,
+                                       "orders", r, &parse_cancel_result);
 }
 
 GATEWAY_DECL result<cancel_result> client::cancel_spot_order(std::string_view provider,
                                                              cancel_order_request const& r) const {
-    if (auto ok = validate(r); !ok)
-        return ok.error();
-    return send_as<cancel_result>(boost::beast::http::verb::delete_,
-                                  vertical_path(detail::write_path("spot", provider, "orders")),
-                                  boost::json::value_from(r), &parse_cancel_result);
+    return signed_write<cancel_result>(boost::beast::http::verb::delete_, "spot", provider,
+                                       "orders", r, &parse_cancel_result);
 }
 
 GATEWAY_DECL result<leverage_result> client::set_leverage(std::string_view provider,
                                                           set_leverage_request const& r) const {
-    if (auto ok = validate(r); !ok)
-        return ok.error();
-    return send_as<leverage_result>(
-        boost::beast::http::verb::post,
-        vertical_path(detail::write_path("perps", provider, "leverage")),
-        boost::json::value_from(r), &parse_leverage_result);
+    return signed_write<leverage_result>(boost::beast::http::verb::post, "perps", provider,
+                                         "leverage", r, &parse_leverage_result);
 }
 
 GATEWAY_DECL result<typed_data_response> client::typed_data(vertical v, std::string_view provider,
