@@ -185,6 +185,10 @@ asio::awaitable<result<json::value>> forward(services& s, bool testnet, signed_a
     if (e.code == errc::upstream_timeout)
         e.message = "The " + network_name(testnet) + " upstream did not answer in time, so " +
                     what_unknown + " Do not resend blindly.";
+    else if (e.details.contains("outcomeUnknown"))
+        e.message = "The connection to the " + network_name(testnet) +
+                    " upstream broke after the request was sent, so " + what_unknown +
+                    " Do not resend blindly.";
     co_return e;
 }
 

@@ -30,6 +30,13 @@ boost::asio::awaitable<result<boost::json::value>> call_upstream_json(net::http_
         if (answer.error().what == net::fetch_error::kind::connect)
             co_return make_error(errc::provider_unavailable,
                                  "The " + req.provider + " upstream cannot be reached.");
+        if (!req.idempotent && answer.error().maybe_delivered) {
+            api_error e =
+                make_error(errc::upstream_error, "The connection to the " + req.provider +
+                                                     " upstream broke after the request was sent.");
+            e.details["outcomeUnknown"] = true; // a write's fate is unknown
+            co_return e;
+        }
         co_return make_error(errc::upstream_error,
                              "The connection to the " + req.provider + " upstream broke.");
     }

@@ -24,7 +24,8 @@ struct upstream_request {
     bool idempotent = true; ///< reads; writes are never retried
 };
 
-/// Sends the request and parses a 2xx JSON answer.
+/// Sends the request and parses a 2xx JSON answer. A write (`idempotent` false) whose connection
+/// broke after it was sent is 502 UPSTREAM_ERROR with `details.outcomeUnknown` true.
 boost::asio::awaitable<result<boost::json::value>> call_upstream_json(net::http_client& client,
                                                                       upstream_request req);
 

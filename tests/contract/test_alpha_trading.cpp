@@ -614,20 +614,31 @@ TEST_CASE("alpha typed-data: canonical params and digest, signed and accepted",
     }
 }
 
-TEST_CASE("alpha write timeout: 504 saying the order's state is unknown, never retried",
+TEST_CASE("alpha write without an answer: the order's state is unknown, never retried",
           "[contract][alpha][trading]") {
     trading t;
     REQUIRE(t.c.positions("alpha", t.wallet.address().str())); // markets learned
     auto r = order("BTC", side::buy, order_type::limit, "0.01", "60000");
     REQUIRE(t.wallet.sign(r, btc));
-    mock_post(*t.gw.alpha, "/__mock/faults", R"({"latencyMs":1500})");
-    auto placed = t.c.place_order("alpha", r);
-    REQUIRE_FALSE(placed);
-    CHECK(placed.error().code == errc::upstream_timeout);
-    CHECK(contains(placed.error().message, "unknown"));
-    CHECK(contains(placed.error().message, "/orders"));
+
+    SECTION("no answer in time: 504 UPSTREAM_TIMEOUT") {
+        mock_post(*t.gw.alpha, "/__mock/faults", R"({"latencyMs":1500})");
+        auto placed = t.c.place_order("alpha", r);
+        REQUIRE_FALSE(placed);
+        CHECK(placed.error().code == errc::upstream_timeout);
+        CHECK(contains(placed.error().message, "unknown"));
+        CHECK(contains(placed.error().message, "/orders"));
+    }
+    SECTION("the connection dropped after sending: 502 saying the outcome is unknown") {
+        mock_post(*t.gw.alpha, "/__mock/faults", R"({"drop":true})");
+        auto placed = t.c.place_order("alpha", r);
+        REQUIRE_FALSE(placed);
+        CHECK(placed.error().code == errc::upstream_error);
+        CHECK(contains(placed.error().message, "unknown"));
+        CHECK(contains(placed.error().message, "/orders"));
+    }
     REQUIRE(fetch(verb::delete_, t.gw.alpha->base_url() + "/__mock/faults").status == 200);
-    CHECK(upstream_calls(*t.gw.alpha, "exchange:order") == 1);
+    CHECK(upstream_calls(*t.gw.alpha, "exchange:order") == 1); // sent once, never retried
 }
 
 TEST_CASE("alpha markets list the rules a signer needs", "[contract][alpha][trading]") {
