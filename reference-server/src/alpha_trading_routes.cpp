@@ -383,6 +383,57 @@ result<T> read_params(json::object const& params,
     return parse(v, strictness::inbound);
 }
 
+/// A missing `price` of a market or stop_market order (CONTRACT §5): the worst acceptable
+/// price, 5% through the reference: the mid for a market order, the trigger price for a stop
+/// market (the price it will meet).
+asio::awaitable<result<void>> fill_defaults(services& s, bool testnet, place_order_request& r,
+                                            write_market const& market) {
+    bool const needs_bound = r.type == order_type::market || r.type == order_type::stop_market;
+    if (r.price || !needs_bound)
+        co_return result<void>{};
+    result<decimal> reference = make_error(errc::internal_error, "unreachable");
+    if (r.type == order_type::stop_market && r.trigger_price)
+        reference = *r.trigger_price;
+    else
+        reference = co_await mid_of(s, testnet, market);
+    if (!reference)
+        co_return reference.error();
+    auto bound = sa::market_order_price(*reference, r.side, market.rules);
+    if (!bound)
+        co_return bound.error();
+    r.price = *bound;
+    co_return result<void>{};
+}
+
+/// Cancels and leverage changes have nothing to fill in.
+template <class Request>
+asio::awaitable<result<void>> fill_defaults(services&, bool, Request&, write_market const&) {
+    co_return result<void>{};
+}
+
+/// typed-data of one operation: params read (the gateway picks a missing nonce), defaults
+/// filled, checked as typed-data params, derived exactly as the write will be.
+template <class Request>
+asio::awaitable<result<typed_data_response>>
+typed_for(services& s, request_context& ctx, vertical v, json::object const& params,
+          parse_fn<Request> parse, derive_fn<Request> derive) {
+    auto r = read_params(params, parse);
+    if (!r)
+        co_return r.error();
+    auto market = co_await resolve_market(s, ctx.testnet, v, r->symbol);
+    if (!market)
+        co_return market.error();
+    auto filled = co_await fill_defaults(s, ctx.testnet, *r, *market);
+    if (!filled)
+        co_return filled.error();
+    if (auto ok = validate(*r, body_kind::typed_data_params); !ok)
+        co_return ok.error();
+    auto action = derive(*r, market->rules);
+    if (!action)
+        co_return action.error();
+    co_return typed_answer(json::value_from(*r), *action, r->nonce, ctx.testnet);
+}
+
 asio::awaitable<result<reply>> typed_data_route(services& s, request_context& ctx, vertical v) {
     if (auto ok = require_alpha(ctx, v); !ok)
         co_return ok.error();
@@ -394,74 +445,24 @@ asio::awaitable<result<reply>> typed_data_route(services& s, request_context& ct
         co_return req.error();
     result<typed_data_response> out = make_error(errc::internal_error, "unreachable");
     switch (req->operation) {
-    case typed_data_operation::place_order: {
-        auto r = read_params(req->params, &parse_place_order_request);
-        if (!r)
-            co_return r.error();
-        auto market = co_await resolve_market(s, ctx.testnet, v, r->symbol);
-        if (!market)
-            co_return market.error();
-        bool const needs_bound =
-            r->type == order_type::market || r->type == order_type::stop_market;
-        if (!r->price && needs_bound) {
-            // CONTRACT §5: the worst acceptable price, 5% through the reference: the mid for a
-            // market order, the trigger price for a stop market (the price it will meet).
-            result<decimal> reference = make_error(errc::internal_error, "unreachable");
-            if (r->type == order_type::stop_market && r->trigger_price)
-                reference = *r->trigger_price;
-            else
-                reference = co_await mid_of(s, ctx.testnet, *market);
-            if (!reference)
-                co_return reference.error();
-            auto bound = sa::market_order_price(*reference, r->side, market->rules);
-            if (!bound)
-                co_return bound.error();
-            r->price = *bound;
-        }
-        if (auto ok = validate(*r, body_kind::typed_data_params); !ok)
-            co_return ok.error();
-        auto action = sa::order_action(*r, market->rules);
-        if (!action)
-            co_return action.error();
-        out = typed_answer(json::value_from(*r), *action, r->nonce, ctx.testnet);
+    case typed_data_operation::place_order:
+        out = co_await typed_for<place_order_request>(
+            s, ctx, v, req->params, &parse_place_order_request, &sa::order_action);
         break;
-    }
-    case typed_data_operation::cancel_order: {
-        auto r = read_params(req->params, &parse_cancel_order_request);
-        if (!r)
-            co_return r.error();
-        if (auto ok = validate(*r, body_kind::typed_data_params); !ok)
-            co_return ok.error();
-        auto market = co_await resolve_market(s, ctx.testnet, v, r->symbol);
-        if (!market)
-            co_return market.error();
-        auto action = sa::cancel_action(*r, market->rules);
-        if (!action)
-            co_return action.error();
-        out = typed_answer(json::value_from(*r), *action, r->nonce, ctx.testnet);
+    case typed_data_operation::cancel_order:
+        out = co_await typed_for<cancel_order_request>(
+            s, ctx, v, req->params, &parse_cancel_order_request, &sa::cancel_action);
         break;
-    }
-    case typed_data_operation::set_leverage: {
+    case typed_data_operation::set_leverage:
         if (v != vertical::perps) {
             api_error e = make_error(errc::validation_error,
                                      "`operation` setLeverage exists for perps only.");
             e.details["field"] = "operation";
             co_return e;
         }
-        auto r = read_params(req->params, &parse_set_leverage_request);
-        if (!r)
-            co_return r.error();
-        if (auto ok = validate(*r, body_kind::typed_data_params); !ok)
-            co_return ok.error();
-        auto market = co_await resolve_market(s, ctx.testnet, v, r->symbol);
-        if (!market)
-            co_return market.error();
-        auto action = sa::leverage_action(*r, market->rules);
-        if (!action)
-            co_return action.error();
-        out = typed_answer(json::value_from(*r), *action, r->nonce, ctx.testnet);
+        out = co_await typed_for<set_leverage_request>(
+            s, ctx, v, req->params, &parse_set_leverage_request, &sa::leverage_action);
         break;
-    }
     }
     if (!out)
         co_return out.error();

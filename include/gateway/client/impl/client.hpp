@@ -117,9 +117,10 @@ GATEWAY_DECL result<boost::json::value> client::call(boost::beast::http::verb me
     return e;
 }
 
+namespace detail {
+/// A 2xx body read as `T`; an answer that is not the contract's shape is a transport error.
 template <class T, class Parse>
-result<T> client::get_as(std::string path, query_params const& query, Parse parse) const {
-    auto body = call(boost::beast::http::verb::get, std::move(path), query);
+result<T> read_answer(result<boost::json::value> body, Parse parse) {
     if (!body)
         return body.error();
     auto typed = parse(*body, strictness::upstream);
@@ -132,22 +133,18 @@ result<T> client::get_as(std::string path, query_params const& query, Parse pars
     }
     return std::move(*typed);
 }
+} // namespace detail
+
+template <class T, class Parse>
+result<T> client::get_as(std::string path, query_params const& query, Parse parse) const {
+    return detail::read_answer<T>(call(boost::beast::http::verb::get, std::move(path), query),
+                                  parse);
+}
 
 template <class T, class Parse>
 result<T> client::send_as(boost::beast::http::verb method, std::string path,
                           boost::json::value const& request, Parse parse) const {
-    auto body = call(method, std::move(path), {}, &request);
-    if (!body)
-        return body.error();
-    auto typed = parse(*body, strictness::upstream);
-    if (!typed) {
-        api_error e = typed.error();
-        e.code = errc::transport_error;
-        e.wire_code_text = "TRANSPORT_ERROR";
-        e.message = "The server's answer does not match the contract: " + e.message;
-        return e;
-    }
-    return std::move(*typed);
+    return detail::read_answer<T>(call(method, std::move(path), {}, &request), parse);
 }
 
 template <class T, class Parse>
