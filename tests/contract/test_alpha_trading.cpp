@@ -208,6 +208,22 @@ TEST_CASE("alpha orders: every order type, partial fill, cancel and cancel again
         CHECK(t.open_orders().empty()); // IOC: nothing rests
     }
 
+    SECTION("Gtc larger than the best level: partially_filled, the rest rests") {
+        auto const ask = t.book("BTC").asks.at(0);
+        auto r = order("BTC", side::buy, order_type::limit, "0", ask.price.str());
+        r.size = decimal::parse(std::to_string(std::stod(ask.size.str()) + 0.5)).value();
+        auto placed = t.place(r);
+        REQUIRE(placed);
+        CHECK(placed->status == place_status::partially_filled);
+        CHECK(placed->filled_size == ask.size);
+        REQUIRE(placed->average_price);
+        CHECK(*placed->average_price == ask.price);
+        auto open = t.open_orders();
+        REQUIRE(open.size() == 1);
+        CHECK(open[0].order_id == placed->order_id);
+        CHECK(open[0].filled_size == ask.size);
+    }
+
     SECTION("stop_market: open until the mark crosses the trigger, then it fills") {
         // A long to protect, then a stop-loss sell below the market.
         REQUIRE(t.place(order("BTC", side::buy, order_type::market, "0.02", "68250")));

@@ -798,3 +798,25 @@ TEST_CASE("alpha dex detail and status: malformed bodies are UPSTREAM_ERROR", "[
         alpha::to_dex_status(xyz, json::parse("null"), body("meta_and_asset_ctxs_xyz"), 1),
         "shape for alpha perpDexStatus");
 }
+
+TEST_CASE("alpha fill progress: orderStatus filled size, userFills average price",
+          "[unit][alpha]") {
+    // The shape of ccxt-fetchOrder.json's orderStatus answer (numbers as the upstream writes).
+    auto const status = boost::json::parse(
+        R"({"status":"order","order":{"order":{"coin":"HYPE","side":"B","limitPx":"13.5",
+        "sz":"0.5","oid":80972193016,"timestamp":1742488072039,"origSz":"2.0","tif":"Gtc",
+        "cloid":null},"status":"open","statusTimestamp":1742488072039}})");
+    auto const filled = alpha::to_filled_size(status);
+    REQUIRE(filled);
+    CHECK(filled->str() == "1.5");
+    CHECK_FALSE(alpha::to_filled_size(boost::json::parse(R"({"status":"unknownOid"})")));
+
+    auto const fills = boost::json::parse(
+        R"([{"coin":"HYPE","px":"13.4","sz":"1.0","oid":80972193016},
+            {"coin":"HYPE","px":"13.5","sz":"0.5","oid":"80972193016"},
+            {"coin":"HYPE","px":"99","sz":"7","oid":1}])");
+    auto const avg = alpha::average_fill_price(fills, "80972193016");
+    REQUIRE(avg);
+    CHECK(avg->str() == "13.4333333333"); // (13.4 + 6.75) / 1.5, half-even at 10 decimals
+    CHECK_FALSE(alpha::average_fill_price(fills, "2"));
+}

@@ -45,6 +45,15 @@ TEST_CASE("alpha order answers: resting, filled, partial, per-order error", "[un
         CHECK(r->result.average_price->str() == "1891.4");
         CHECK(r->result.client_order_id == "0x1234567890abcdef1234567890abcdef");
     }
+    SECTION("an oid recorded as a string of digits (ccxt-createOrder.json)") {
+        auto r = to_place_result(
+            order_answer(R"({"filled":{"totalSz":"1.0","avgPx":"25.585","oid":"296683658818"}})"),
+            dec("1"), std::nullopt);
+        REQUIRE(r);
+        CHECK(r->result.order_id == "296683658818");
+        CHECK(r->result.status == place_status::filled);
+        CHECK(r->result.average_price->str() == "25.585");
+    }
     SECTION("IOC partly filled -> partially_filled") {
         auto r = to_place_result(
             order_answer(R"({"filled":{"totalSz":"0.01","avgPx":"1891.4","oid":5}})"), dec("0.02"),

@@ -938,4 +938,54 @@ std::string_view upstream_interval(interval i) {
     return "1h"; // unreachable: every enumerator is handled above
 }
 
+std::optional<decimal> to_filled_size(json::value const& order_status) {
+    auto const* top = order_status.if_object();
+    if (!top)
+        return std::nullopt;
+    auto const* wrapper = top->if_contains("order");
+    if (!wrapper || !wrapper->is_object())
+        return std::nullopt;
+    auto const* order = wrapper->get_object().if_contains("order");
+    if (!order || !order->is_object())
+        return std::nullopt;
+    auto const* orig = order->get_object().if_contains("origSz");
+    auto const* left = order->get_object().if_contains("sz");
+    auto const o = orig ? decimal::from_json_lenient(*orig) : std::nullopt;
+    auto const l = left ? decimal::from_json_lenient(*left) : std::nullopt;
+    if (!o || !l)
+        return std::nullopt;
+    return exact_sub(*o, *l);
+}
+
+std::optional<decimal> average_fill_price(json::value const& user_fills, std::string_view oid) {
+    auto const* arr = user_fills.if_array();
+    if (!arr)
+        return std::nullopt;
+    std::optional<decimal> notional = decimal{}, size = decimal{};
+    for (auto const& f : *arr) {
+        auto const* o = f.if_object();
+        auto const* id = o ? o->if_contains("oid") : nullptr;
+        if (!id)
+            continue;
+        std::string const text = id->is_string()   ? std::string(id->get_string())
+                                 : id->is_uint64() ? std::to_string(id->get_uint64())
+                                 : id->is_int64()  ? std::to_string(id->get_int64())
+                                                   : std::string();
+        if (text != oid)
+            continue;
+        auto const* px = o->if_contains("px");
+        auto const* sz = o->if_contains("sz");
+        auto const p = px ? decimal::from_json_lenient(*px) : std::nullopt;
+        auto const q = sz ? decimal::from_json_lenient(*sz) : std::nullopt;
+        if (!p || !q)
+            return std::nullopt;
+        auto const pq = exact_mul(*p, *q);
+        notional = notional && pq ? exact_add(*notional, *pq) : std::nullopt;
+        size = size ? exact_add(*size, *q) : std::nullopt;
+    }
+    if (!notional || !size || size->is_zero())
+        return std::nullopt;
+    return exact_div(*notional, *size, 10);
+}
+
 } // namespace gateway::server::alpha

@@ -185,4 +185,13 @@ result<dex_status> to_dex_status(perp_dex const& d, boost::json::value const& pe
 /// Upstream interval name (identical names for the contract's eight values: "1m".."1w").
 std::string_view upstream_interval(interval i);
 
+/// `orderStatus` -> how much of the order has filled (`origSz - sz`); nullopt for an answer
+/// without an order (`unknownOid`) or a malformed one.
+std::optional<decimal> to_filled_size(boost::json::value const& order_status);
+
+/// The size-weighted average price of the fills of order `oid` in a `userFills` answer (exact,
+/// rounded half-even to 10 decimals); nullopt when it has none.
+std::optional<decimal> average_fill_price(boost::json::value const& user_fills,
+                                          std::string_view oid);
+
 } // namespace gateway::server::alpha

@@ -3,6 +3,8 @@
 #include <gateway/sign/alpha.hpp>
 #include <gateway/sign/secp256k1.hpp>
 
+#include <algorithm>
+
 namespace gateway::server::alpha {
 
 namespace json = boost::json;
@@ -43,6 +45,13 @@ result<json::value const*> first_status(json::value const& answer, std::string_v
 
 std::optional<std::string> oid_of(json::object const& o) {
     auto const* oid = o.if_contains("oid");
+    if (oid && oid->is_string()) { // some recordings carry it as a string of digits
+        std::string_view const t = oid->get_string();
+        if (!t.empty() && t.size() <= 20 &&
+            std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return std::string(t);
+        return std::nullopt;
+    }
     if (oid && oid->is_uint64())
         return std::to_string(oid->get_uint64());
     if (oid && oid->is_int64() && oid->get_int64() >= 0)
