@@ -307,9 +307,10 @@ std::string leverage_unknown(bool testnet, set_leverage_request const& r) {
  * answer does not say: orderStatus (weight 2) tells how much filled, and only then userFills
  * (weight 20) the average price, so the answer is `partially_filled` with both. Best effort:
  * the order is placed whatever these reads do, so a failed read leaves the answer `open`.
+ * Returns whether it changed the answer.
  */
 // cppcheck-suppress passedByValue
-asio::awaitable<void> add_fill_progress(services& s, bool testnet, std::string wallet,
+asio::awaitable<bool> add_fill_progress(services& s, bool testnet, std::string wallet,
                                         place_result& out) {
     auto& a = s.alpha(testnet);
     json::object status_body;
@@ -318,26 +319,27 @@ asio::awaitable<void> add_fill_progress(services& s, bool testnet, std::string w
     std::uint64_t oid = 0;
     auto const* end = out.order_id.data() + out.order_id.size();
     if (std::from_chars(out.order_id.data(), end, oid).ptr != end)
-        co_return;
+        co_return false;
     status_body["oid"] = oid;
     auto const status = co_await a.info(status_body, 0ms);
     if (!*status)
-        co_return;
+        co_return false;
     auto const filled = alpha::to_filled_size(**status);
     if (!filled || filled->is_zero() || filled->is_negative())
-        co_return;
+        co_return false;
     json::object fills_body;
     fills_body["type"] = "userFills";
     fills_body["user"] = wallet;
     auto const fills = co_await a.info(fills_body, 0ms);
     if (!*fills)
-        co_return;
+        co_return false;
     auto const average = alpha::average_fill_price(**fills, out.order_id);
     if (!average)
-        co_return;
+        co_return false;
     out.status = place_status::partially_filled;
     out.filled_size = *filled;
     out.average_price = *average;
+    co_return true;
 }
 
 asio::awaitable<result<reply>> place_route(services& s, request_context& ctx, vertical v) {
