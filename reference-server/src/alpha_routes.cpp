@@ -37,18 +37,6 @@ std::int64_t wall_ms() {
         .count();
 }
 
-/// The route's provider, which must be alpha for these handlers (beta's reads arrive with the
-/// beta provider; until then its paths answer 404 NOT_FOUND, not a wrong shape).
-result<void> require_alpha(request_context const& ctx, vertical v) {
-    auto info = provider_for(ctx, v);
-    if (!info)
-        return info.error();
-    if ((*info)->id != "alpha")
-        return make_error(errc::not_found,
-                          "This endpoint is not available for provider '" + (*info)->id + "' yet.");
-    return {};
-}
-
 auto query_of(request_context const& ctx) {
     return [&ctx](std::string_view name) {
         return ctx.query_param(name);
@@ -432,6 +420,16 @@ asio::awaitable<result<reply>> spot_markets_route(services& s, request_context& 
 }
 
 } // namespace
+
+result<void> require_alpha(request_context const& ctx, vertical v) {
+    auto info = provider_for(ctx, v);
+    if (!info)
+        return info.error();
+    if ((*info)->id != "alpha")
+        return make_error(errc::not_found,
+                          "This endpoint is not available for provider '" + (*info)->id + "' yet.");
+    return {};
+}
 
 asio::awaitable<result<price_map>> alpha_prices(services& s, request_context& ctx) {
     auto& a = s.alpha(ctx.testnet);

@@ -14,6 +14,7 @@
 #include "alpha/alpha_adapter.hpp"
 #include "alpha/alpha_map.hpp"
 #include "alpha/alpha_trading.hpp"
+#include "alpha_routes.hpp"
 #include "services.hpp"
 #include "trading/nonce_guard.hpp"
 
@@ -47,17 +48,6 @@ reply json_reply(json::value body) {
     reply out;
     out.body = std::move(body);
     return out;
-}
-
-/// The route's provider, which must be alpha here (beta's writes arrive with beta).
-result<void> require_alpha(request_context const& ctx, vertical v) {
-    auto info = provider_for(ctx, v);
-    if (!info)
-        return info.error();
-    if ((*info)->id != "alpha")
-        return make_error(errc::not_found,
-                          "This endpoint is not available for provider '" + (*info)->id + "' yet.");
-    return {};
 }
 
 std::string network_name(bool testnet) {
