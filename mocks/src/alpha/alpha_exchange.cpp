@@ -245,52 +245,40 @@ uint_field(json::object const& o, std::string_view key, std::string const& where
     return n;
 }
 
+/// `key` of `o` when it has JSON kind `k`; else nullptr with serde's message in `why`.
+json::value const* field_of_kind(json::object const& o, std::string_view key,
+                                 std::string const& where, std::string& why, json::kind k,
+                                 std::string_view expected) {
+    auto const* v = field(o, key, where, why);
+    if (v && v->kind() != k) {
+        why = where + std::string(key) + ": invalid type, expected " + std::string(expected);
+        return nullptr;
+    }
+    return v;
+}
+
 std::optional<bool> bool_field(json::object const& o, std::string_view key,
                                std::string const& where, std::string& why) {
-    auto const* v = field(o, key, where, why);
-    if (!v)
-        return std::nullopt;
-    if (!v->is_bool()) {
-        why = where + std::string(key) + ": invalid type, expected a boolean";
-        return std::nullopt;
-    }
-    return v->get_bool();
+    auto const* v = field_of_kind(o, key, where, why, json::kind::bool_, "a boolean");
+    return v ? std::optional<bool>(v->get_bool()) : std::nullopt;
 }
 
 std::optional<std::string> string_field(json::object const& o, std::string_view key,
                                         std::string const& where, std::string& why) {
-    auto const* v = field(o, key, where, why);
-    if (!v)
-        return std::nullopt;
-    if (!v->is_string()) {
-        why = where + std::string(key) + ": invalid type, expected a string";
-        return std::nullopt;
-    }
-    return std::string(v->get_string());
+    auto const* v = field_of_kind(o, key, where, why, json::kind::string, "a string");
+    return v ? std::optional<std::string>(v->get_string()) : std::nullopt;
 }
 
 json::object const* object_field(json::object const& o, std::string_view key,
                                  std::string const& where, std::string& why) {
-    auto const* v = field(o, key, where, why);
-    if (!v)
-        return nullptr;
-    if (!v->is_object()) {
-        why = where + std::string(key) + ": invalid type, expected a map";
-        return nullptr;
-    }
-    return &v->get_object();
+    auto const* v = field_of_kind(o, key, where, why, json::kind::object, "a map");
+    return v ? &v->get_object() : nullptr;
 }
 
 json::array const* array_field(json::object const& o, std::string_view key,
                                std::string const& where, std::string& why) {
-    auto const* v = field(o, key, where, why);
-    if (!v)
-        return nullptr;
-    if (!v->is_array()) {
-        why = where + std::string(key) + ": invalid type, expected a sequence";
-        return nullptr;
-    }
-    return &v->get_array();
+    auto const* v = field_of_kind(o, key, where, why, json::kind::array, "a sequence");
+    return v ? &v->get_array() : nullptr;
 }
 
 /// `0x` + 32 hex digits, lowercased.

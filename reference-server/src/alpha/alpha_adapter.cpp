@@ -164,8 +164,13 @@ asio::awaitable<adapter::json_ptr> adapter::exchange(json::object const& envelop
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
+/// The string at `key` of an object, lower-cased; nullopt when there is none.
+std::optional<std::string> lower_string_at(json::value const& v, std::string_view key) {
+    auto const* o = v.if_object();
+    auto const* x = o ? o->if_contains(key) : nullptr;
+    if (!x || !x->is_string())
+        return std::nullopt;
+    std::string out(x->get_string());
     for (auto& c : out)
         c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
     return out;
@@ -208,12 +213,10 @@ asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::s
         co_return agents->error();
     if (auto const* arr = (**agents).if_array())
         for (auto const& a : *arr)
-            if (auto const* o = a.if_object())
-                if (auto const* addr = o->if_contains("address"); addr && addr->is_string())
-                    if (lower(addr->get_string()) == signer) {
-                        remember(true);
-                        co_return true;
-                    }
+            if (lower_string_at(a, "address") == signer) {
+                remember(true);
+                co_return true;
+            }
     // The unnamed agent is not in extraAgents: ask who the signer is.
     json::object role_body;
     role_body["type"] = "userRole";
@@ -221,15 +224,13 @@ asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::s
     auto const role = co_await info(role_body, 0ms);
     if (!*role)
         co_return role->error();
-    if (auto const* o = (**role).if_object())
-        if (auto const* r = o->if_contains("role");
-            r && r->is_string() && r->get_string() == "agent")
-            if (auto const* d = o->if_contains("data"); d && d->is_object())
-                if (auto const* u = d->get_object().if_contains("user"); u && u->is_string())
-                    if (lower(u->get_string()) == wallet) {
-                        remember(true);
-                        co_return true;
-                    }
+    // {"role":"agent","data":{"user":master}}
+    if (lower_string_at(**role, "role") == "agent")
+        if (auto const* data = (**role).as_object().if_contains("data"))
+            if (lower_string_at(*data, "user") == wallet) {
+                remember(true);
+                co_return true;
+            }
     remember(false);
     co_return false;
 }
