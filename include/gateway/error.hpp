@@ -33,6 +33,7 @@ enum class errc {
     invalid_nonce,          ///< 401 nonce reused or outside the window
     invalid_credentials,    ///< 401 gamma credentials refused upstream
     testnet_key_only,       ///< 403 test key outside /v1/testnet/
+    signer_not_approved,    ///< 403 beta: the account has not approved the read signer
     provider_not_found,     ///< 404 unknown alias, or vertical/testnet the provider lacks
     market_not_found,       ///< 404 unknown symbol
     dex_not_found,          ///< 404 unknown dex
@@ -58,7 +59,7 @@ struct errc_row {
     unsigned http_status;
     std::string_view wire;
 };
-inline constexpr std::array<errc_row, 27> errc_table{{
+inline constexpr std::array<errc_row, 28> errc_table{{
     {errc::validation_error, 400, "VALIDATION_ERROR"},
     {errc::invalid_json, 400, "INVALID_JSON"},
     {errc::unsupported_order_type, 400, "UNSUPPORTED_ORDER_TYPE"},
@@ -69,6 +70,7 @@ inline constexpr std::array<errc_row, 27> errc_table{{
     {errc::invalid_nonce, 401, "INVALID_NONCE"},
     {errc::invalid_credentials, 401, "INVALID_CREDENTIALS"},
     {errc::testnet_key_only, 403, "TESTNET_KEY_ONLY"},
+    {errc::signer_not_approved, 403, "SIGNER_NOT_APPROVED"},
     {errc::provider_not_found, 404, "PROVIDER_NOT_FOUND"},
     {errc::market_not_found, 404, "MARKET_NOT_FOUND"},
     {errc::dex_not_found, 404, "DEX_NOT_FOUND"},

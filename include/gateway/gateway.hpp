@@ -25,6 +25,18 @@
 #include <gateway/validate/validate.hpp>
 #include <gateway/sign/sign.hpp>
 
+// Wire knowledge of each provider (weights, request builders, signing and derivation).
+#include <gateway/providers/alpha.hpp>
+
+// Small utilities (hex, ASCII case, percent-encoding, ISO time, UTF-8, clock).
+#include <gateway/util/ascii.hpp>
+#include <gateway/util/clock.hpp>
+#include <gateway/util/hex.hpp>
+#include <gateway/util/percent.hpp>
+#include <gateway/util/time.hpp>
+#include <gateway/util/utf8.hpp>
+#include <gateway/types/fixed.hpp>
+
 // The synchronous client and its transport (these bring in Beast, Asio and OpenSSL).
 #include <gateway/client/client.hpp>
 #include <gateway/net/http_client.hpp>

@@ -206,4 +206,6 @@ private:
 
 } // namespace gateway
 
+#ifndef GATEWAY_SEPARATE_COMPILATION
 #include <gateway/client/impl/client.hpp>
+#endif

@@ -7,6 +7,7 @@
  * The reference server uses it for every upstream call; the SDK's synchronous client drives it
  * on a private io_context. Failures are values (`fetch_error`), never exceptions.
  */
+#include <gateway/config.hpp>
 #include <gateway/net/url.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
@@ -96,4 +97,6 @@ std::shared_ptr<boost::asio::ssl::context> make_client_tls_context();
 
 } // namespace gateway::net
 
+#ifndef GATEWAY_SEPARATE_COMPILATION
 #include <gateway/net/impl/http_client.hpp>
+#endif

@@ -95,6 +95,14 @@ GATEWAY_DECL std::string signature_to_hex(signature const& sig);
 GATEWAY_DECL result<signature> signature_from_hex(std::string_view text,
                                                   std::string_view field = "signature");
 
+/**
+ * CONTRACT §6's `signature`: `0x` + 130 hex digits (`r || s || v`) with v 27 or 28, the form
+ * the gateway accepts on signed writes.
+ * @par Errors SIGNATURE_ERROR naming `field` for anything else.
+ */
+GATEWAY_DECL result<signature> wire_signature(std::string_view text,
+                                              std::string_view field = "signature");
+
 } // namespace gateway::sign
 
 #include <gateway/sign/impl/secp256k1.hpp>

@@ -65,6 +65,8 @@ struct open_order {
     bool reduce_only = false;
     open_order_status status = open_order_status::open;
     std::int64_t timestamp = 0;
+    /// trailing_stop only (beta): the callback rate in percent; absent from the JSON otherwise.
+    std::optional<decimal> callback_rate;
 };
 
 /// A trade fill of the account (CONTRACT §4); lists are newest first.

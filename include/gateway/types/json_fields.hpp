@@ -8,7 +8,8 @@
  *   missing or mistyped field is VALIDATION_ERROR with `details.field`, and `finish()` rejects
  *   unknown fields.
  * - `strictness::upstream` (provider answers, STYLE "upstream is lenient"): unknown keys are
- *   ignored, decimals are parsed leniently, and any failure is UPSTREAM_ERROR.
+ *   ignored, decimals are parsed leniently, integers may also arrive as digit strings (ids
+ *   and times of Binance-style upstreams and of recordings), and any failure is UPSTREAM_ERROR.
  *
  * The first failure wins; later calls are no-ops, so parsers read straight down and check once.
  *

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,14 +63,19 @@ struct orderbook {
 /// Reads a trade.
 GATEWAY_DECL result<trade> parse_trade(boost::json::value const& v, strictness mode);
 /**
- * A tradable market and the rules a signer needs for it (`GET /v1/{perps|spot}/{provider}/markets`,
- * an addition to the spec): `asset` is the upstream asset id of CONTRACT §6.1, `szDecimals` the
- * size decimals (prices get `(spot ? 8 : 6) - szDecimals`), `maxLeverage` 0 for spot.
+ * A tradable market and the rules a signer needs for it (CONTRACT §4 markets listing,
+ * `GET /v1/{perps|spot}/{provider}/markets`): the fields a provider's rules need, the others
+ * absent. alpha: `asset` (the upstream asset id of CONTRACT §6.1) and `szDecimals` (prices get
+ * `(spot ? 8 : 6) - szDecimals`); beta: `tickSize`, `stepSize` and `minNotional` (the upstream's
+ * PRICE_FILTER, LOT_SIZE and MIN_NOTIONAL). `maxLeverage` is 0 for spot.
  */
 struct market_info {
     std::string symbol;
-    std::int64_t asset = 0;
-    std::int64_t sz_decimals = 0;
+    std::optional<std::int64_t> asset;
+    std::optional<std::int64_t> sz_decimals;
+    std::optional<decimal> tick_size;
+    std::optional<decimal> step_size;
+    std::optional<decimal> min_notional;
     std::int64_t max_leverage = 0;
 };
 

@@ -35,6 +35,9 @@ struct vertical_detail {
     std::optional<std::string> testnet_base_url; ///< providers with a testnet
     std::optional<std::string> testnet_ws_url;   ///< providers with a testnet
     std::optional<std::string> clob_base_url;    ///< gamma: its order-book/trading upstream
+    /// beta: the address of the gateway's read signer, which an account approves as an API
+    /// wallet to be readable through the gateway (CONTRACT §6.2).
+    std::optional<std::string> read_signer;
 };
 
 /// A provider list item (spec §2.1).

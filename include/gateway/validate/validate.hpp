@@ -11,6 +11,7 @@
 #include <gateway/result.hpp>
 #include <gateway/types/enums.hpp>
 #include <gateway/types/orders.hpp>
+#include <gateway/util/percent.hpp>
 
 #include <concepts>
 #include <cstdint>
@@ -71,8 +72,7 @@ GATEWAY_DECL result<void> validate(gamma_cancel_request const& r);
 // ---------------------------------------------------------------------------------------------
 // Query parameters
 
-/// Query parameters in order, as the client sends them (already decoded).
-using query_params = std::vector<std::pair<std::string, std::string>>;
+// `query_params` (decoded pairs in order) comes from <gateway/util/percent.hpp>.
 
 /**
  * A query lookup: called with a parameter name, answers its decoded value or nullopt when the
@@ -103,6 +103,18 @@ GATEWAY_DECL result<std::int64_t> parse_limit(std::optional<std::string_view> ra
  */
 GATEWAY_DECL result<std::optional<std::int64_t>> parse_time_ms(std::optional<std::string_view> raw,
                                                                std::string_view field);
+
+/// Query of prices (spec §2.9): `dex` names an alpha builder dex (`xyz`); empty or absent is the
+/// main dex. Providers without dexes ignore it (CONTRACT §1: unknown parameters are ignored).
+struct prices_params {
+    std::optional<std::string> dex;
+
+    /// The set parameters.
+    GATEWAY_DECL query_params to_query() const;
+    /// Reads the parameters (none can be invalid).
+    template <query_lookup Lookup>
+    static result<prices_params> from_query(Lookup&& lookup);
+};
 
 /// Query of public trades (spec §4.2): `limit` default 50, 1..200.
 struct trades_params {

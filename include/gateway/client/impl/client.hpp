@@ -24,47 +24,22 @@ struct client::state {
     std::mutex m; // one call at a time drives `ioc`
 };
 
-GATEWAY_DECL result<client> client::create(client_options options) {
+GATEWAY_IO_DECL result<client> client::create(client_options options) {
     auto u = net::url::parse(options.base_url);
     if (!u || (u->scheme != "http" && u->scheme != "https"))
         return field_error("base_url", "'base_url' must be an http:// or https:// URL.");
     return client(std::make_shared<state>(std::move(options), std::move(*u)));
 }
 
-GATEWAY_DECL std::string client::encode_segment(std::string_view segment) {
-    static constexpr char hex[] = "0123456789ABCDEF";
-    std::string out;
-    for (unsigned char c : segment) {
-        bool const unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
-                                (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-                                c == '~' || c == ':' || c == '@';
-        if (unreserved) {
-            out.push_back(static_cast<char>(c));
-        } else {
-            out.push_back('%');
-            out.push_back(hex[c >> 4]);
-            out.push_back(hex[c & 0xf]);
-        }
-    }
-    return out;
+GATEWAY_IO_DECL std::string client::encode_segment(std::string_view segment) {
+    return util::percent_encode(segment, ":@"); // `xyz:TSLA` stays readable
 }
 
-namespace detail {
-GATEWAY_DECL std::string encode_query(query_params const& q) {
-    std::string out;
-    for (auto const& [k, v] : q) {
-        out += out.empty() ? "?" : "&";
-        out += client::encode_segment(k) + "=" + client::encode_segment(v);
-    }
-    return out;
-}
-} // namespace detail
-
-GATEWAY_DECL result<boost::json::value> client::call(boost::beast::http::verb method,
+GATEWAY_IO_DECL result<boost::json::value> client::call(boost::beast::http::verb method,
                                                      std::string path, query_params const& query,
                                                      boost::json::value const* body) const {
     namespace http = boost::beast::http;
-    net::http_request req{method, path + detail::encode_query(query), 11};
+    net::http_request req{method, path + util::encode_query(query, ":@"), 11};
     req.set(http::field::accept, "application/json");
     req.set(http::field::user_agent, "gateway-sdk-cpp/0.1");
     if (s_->options.api_key)
@@ -155,14 +130,14 @@ result<std::vector<T>> client::get_list(std::string path, query_params const& qu
         [&](boost::json::value const& v, strictness m) { return parse_list(v, m, parse, what); });
 }
 
-GATEWAY_DECL result<std::string> client::address_segment(std::string_view address) {
+GATEWAY_IO_DECL result<std::string> client::address_segment(std::string_view address) {
     auto a = gateway::address::parse(address, "address");
     if (!a)
         return a.error();
     return a->str();
 }
 
-GATEWAY_DECL result<account_summary> client::account(std::string_view provider,
+GATEWAY_IO_DECL result<account_summary> client::account(std::string_view provider,
                                                      std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
@@ -172,7 +147,7 @@ GATEWAY_DECL result<account_summary> client::account(std::string_view provider,
         [](auto const& v, strictness m) { return parse_account_summary(v, m); });
 }
 
-GATEWAY_DECL result<std::vector<position>> client::positions(std::string_view provider,
+GATEWAY_IO_DECL result<std::vector<position>> client::positions(std::string_view provider,
                                                              std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
@@ -182,7 +157,7 @@ GATEWAY_DECL result<std::vector<position>> client::positions(std::string_view pr
         [](auto const& v, strictness m) { return parse_position(v, m); }, "positions");
 }
 
-GATEWAY_DECL result<std::vector<open_order>> client::open_orders(std::string_view provider,
+GATEWAY_IO_DECL result<std::vector<open_order>> client::open_orders(std::string_view provider,
                                                                  std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
@@ -192,7 +167,7 @@ GATEWAY_DECL result<std::vector<open_order>> client::open_orders(std::string_vie
         [](auto const& v, strictness m) { return parse_open_order(v, m); }, "orders");
 }
 
-GATEWAY_DECL result<std::vector<fill>> client::fills(std::string_view provider,
+GATEWAY_IO_DECL result<std::vector<fill>> client::fills(std::string_view provider,
                                                      std::string_view address,
                                                      fills_params const& params) const {
     auto a = address_segment(address);
@@ -205,7 +180,7 @@ GATEWAY_DECL result<std::vector<fill>> client::fills(std::string_view provider,
         params.to_query(), [](auto const& v, strictness m) { return parse_fill(v, m); }, "fills");
 }
 
-GATEWAY_DECL result<std::vector<trade>> client::trades(std::string_view provider,
+GATEWAY_IO_DECL result<std::vector<trade>> client::trades(std::string_view provider,
                                                        std::string_view symbol,
                                                        trades_params const& params) const {
     if (auto ok = validate(params); !ok)
@@ -216,7 +191,7 @@ GATEWAY_DECL result<std::vector<trade>> client::trades(std::string_view provider
         params.to_query(), [](auto const& v, strictness m) { return parse_trade(v, m); }, "trades");
 }
 
-GATEWAY_DECL result<std::vector<candle>> client::candles(std::string_view provider,
+GATEWAY_IO_DECL result<std::vector<candle>> client::candles(std::string_view provider,
                                                          std::string_view symbol,
                                                          candles_params const& params) const {
     if (auto ok = validate(params); !ok)
@@ -228,7 +203,7 @@ GATEWAY_DECL result<std::vector<candle>> client::candles(std::string_view provid
         "candles");
 }
 
-GATEWAY_DECL result<orderbook> client::orderbook(std::string_view provider, std::string_view symbol,
+GATEWAY_IO_DECL result<orderbook> client::orderbook(std::string_view provider, std::string_view symbol,
                                                  orderbook_params const& params) const {
     if (auto ok = validate(params); !ok)
         return ok.error();
@@ -238,7 +213,7 @@ GATEWAY_DECL result<orderbook> client::orderbook(std::string_view provider, std:
         params.to_query(), [](auto const& v, strictness m) { return parse_orderbook(v, m); });
 }
 
-GATEWAY_DECL result<std::vector<spot_balance>>
+GATEWAY_IO_DECL result<std::vector<spot_balance>>
 client::spot_balances(std::string_view provider, std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
@@ -248,20 +223,20 @@ client::spot_balances(std::string_view provider, std::string_view address) const
         [](auto const& v, strictness m) { return parse_spot_balance(v, m); }, "balances");
 }
 
-GATEWAY_DECL result<std::vector<dex>> client::dexes(std::string_view provider) const {
+GATEWAY_IO_DECL result<std::vector<dex>> client::dexes(std::string_view provider) const {
     return get_list<gateway::dex>(
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes"), {},
         [](auto const& v, strictness m) { return parse_dex(v, m); }, "dexes");
 }
 
-GATEWAY_DECL result<dex_detail> client::dex(std::string_view provider,
+GATEWAY_IO_DECL result<dex_detail> client::dex(std::string_view provider,
                                             std::string_view name) const {
     return get_as<dex_detail>(
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name)), {},
         [](auto const& v, strictness m) { return parse_dex_detail(v, m); });
 }
 
-GATEWAY_DECL result<gateway::dex_status> client::dex_status(std::string_view provider,
+GATEWAY_IO_DECL result<gateway::dex_status> client::dex_status(std::string_view provider,
                                                             std::string_view name) const {
     return get_as<gateway::dex_status>(
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name) +
@@ -269,7 +244,7 @@ GATEWAY_DECL result<gateway::dex_status> client::dex_status(std::string_view pro
         {}, [](auto const& v, strictness m) { return parse_dex_status(v, m); });
 }
 
-GATEWAY_DECL result<std::vector<market_info>> client::markets(vertical v,
+GATEWAY_IO_DECL result<std::vector<market_info>> client::markets(vertical v,
                                                               std::string_view provider) const {
     return get_list<market_info>(vertical_path("/" + std::string(to_string(v)) + "/" +
                                                encode_segment(provider) + "/markets"),
@@ -295,37 +270,37 @@ result<Result> client::signed_write(boost::beast::http::verb method, std::string
                            boost::json::value_from(r), parse);
 }
 
-GATEWAY_DECL result<place_result> client::place_order(std::string_view provider,
+GATEWAY_IO_DECL result<place_result> client::place_order(std::string_view provider,
                                                       place_order_request const& r) const {
     return signed_write<place_result>(boost::beast::http::verb::post, "perps", provider, "orders",
                                       r, &parse_place_result);
 }
 
-GATEWAY_DECL result<place_result> client::place_spot_order(std::string_view provider,
+GATEWAY_IO_DECL result<place_result> client::place_spot_order(std::string_view provider,
                                                            spot_order_request const& r) const {
     return signed_write<place_result>(boost::beast::http::verb::post, "spot", provider, "orders", r,
                                       &parse_place_result);
 }
 
-GATEWAY_DECL result<cancel_result> client::cancel_order(std::string_view provider,
+GATEWAY_IO_DECL result<cancel_result> client::cancel_order(std::string_view provider,
                                                         cancel_order_request const& r) const {
     return signed_write<cancel_result>(boost::beast::http::verb::delete_, "perps", provider,
                                        "orders", r, &parse_cancel_result);
 }
 
-GATEWAY_DECL result<cancel_result> client::cancel_spot_order(std::string_view provider,
+GATEWAY_IO_DECL result<cancel_result> client::cancel_spot_order(std::string_view provider,
                                                              cancel_order_request const& r) const {
     return signed_write<cancel_result>(boost::beast::http::verb::delete_, "spot", provider,
                                        "orders", r, &parse_cancel_result);
 }
 
-GATEWAY_DECL result<leverage_result> client::set_leverage(std::string_view provider,
+GATEWAY_IO_DECL result<leverage_result> client::set_leverage(std::string_view provider,
                                                           set_leverage_request const& r) const {
     return signed_write<leverage_result>(boost::beast::http::verb::post, "perps", provider,
                                          "leverage", r, &parse_leverage_result);
 }
 
-GATEWAY_DECL result<typed_data_response> client::typed_data(vertical v, std::string_view provider,
+GATEWAY_IO_DECL result<typed_data_response> client::typed_data(vertical v, std::string_view provider,
                                                             typed_data_request const& r) const {
     return send_as<typed_data_response>(
         boost::beast::http::verb::post,
@@ -333,36 +308,34 @@ GATEWAY_DECL result<typed_data_response> client::typed_data(vertical v, std::str
         boost::json::value_from(r), &parse_typed_data_response);
 }
 
-GATEWAY_DECL std::string client::vertical_path(std::string const& path) const {
+GATEWAY_IO_DECL std::string client::vertical_path(std::string const& path) const {
     return (s_->options.testnet ? "/v1/testnet" : "/v1") + path;
 }
 
-GATEWAY_DECL result<price_map> client::prices(std::string_view provider,
+GATEWAY_IO_DECL result<price_map> client::prices(std::string_view provider,
                                               std::optional<std::string> const& dex) const {
-    query_params q;
-    if (dex)
-        q.emplace_back("dex", *dex);
-    return get_as<price_map>(vertical_path("/perps/" + encode_segment(provider) + "/prices"), q,
+    return get_as<price_map>(vertical_path("/perps/" + encode_segment(provider) + "/prices"),
+                             prices_params{dex}.to_query(),
                              [](auto const& v, strictness m) { return parse_prices(v, m); });
 }
 
-GATEWAY_DECL result<provider_list> client::providers() const {
+GATEWAY_IO_DECL result<provider_list> client::providers() const {
     return get_as<provider_list>(
         "/v1/providers", {}, [](auto const& v, strictness m) { return parse_provider_list(v, m); });
 }
 
-GATEWAY_DECL result<provider_detail> client::provider(std::string_view id) const {
+GATEWAY_IO_DECL result<provider_detail> client::provider(std::string_view id) const {
     return get_as<provider_detail>(
         "/v1/providers/" + encode_segment(id), {},
         [](auto const& v, strictness m) { return parse_provider_detail(v, m); });
 }
 
-GATEWAY_DECL result<aggregate_health> client::health() const {
+GATEWAY_IO_DECL result<aggregate_health> client::health() const {
     return get_as<aggregate_health>(
         "/v1/health", {}, [](auto const& v, strictness m) { return parse_aggregate_health(v, m); });
 }
 
-GATEWAY_DECL result<provider_health> client::health(std::string_view provider) const {
+GATEWAY_IO_DECL result<provider_health> client::health(std::string_view provider) const {
     return get_as<provider_health>(
         "/v1/health/" + encode_segment(provider), {},
         [](auto const& v, strictness m) { return parse_provider_health(v, m); });

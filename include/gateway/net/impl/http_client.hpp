@@ -25,28 +25,28 @@ struct http_client::connection {
     std::chrono::steady_clock::time_point idle_since;
 };
 
-inline std::shared_ptr<boost::asio::ssl::context> make_client_tls_context() {
+GATEWAY_IO_DECL std::shared_ptr<boost::asio::ssl::context> make_client_tls_context() {
     auto ctx = std::make_shared<boost::asio::ssl::context>(boost::asio::ssl::context::tls_client);
     ctx->set_default_verify_paths();
     ctx->set_verify_mode(boost::asio::ssl::verify_peer);
     return ctx;
 }
 
-inline http_client::http_client(boost::asio::any_io_executor ex,
+GATEWAY_IO_DECL http_client::http_client(boost::asio::any_io_executor ex,
                                 std::shared_ptr<boost::asio::ssl::context> tls,
                                 std::size_t max_idle_per_origin)
     : ex_(std::move(ex))
     , tls_(std::move(tls))
     , max_idle_(max_idle_per_origin) {}
 
-inline http_client::~http_client() = default;
+GATEWAY_IO_DECL http_client::~http_client() = default;
 
-inline void http_client::clear_pool() {
+GATEWAY_IO_DECL void http_client::clear_pool() {
     std::lock_guard lock(m_);
     idle_.clear();
 }
 
-inline std::unique_ptr<http_client::connection> http_client::take(std::string const& origin) {
+GATEWAY_IO_DECL std::unique_ptr<http_client::connection> http_client::take(std::string const& origin) {
     std::lock_guard lock(m_);
     auto it = idle_.find(origin);
     auto const now = std::chrono::steady_clock::now();
@@ -60,7 +60,7 @@ inline std::unique_ptr<http_client::connection> http_client::take(std::string co
     return nullptr;
 }
 
-inline void http_client::give_back(std::string const& origin, std::unique_ptr<connection> c) {
+GATEWAY_IO_DECL void http_client::give_back(std::string const& origin, std::unique_ptr<connection> c) {
     c->idle_since = std::chrono::steady_clock::now();
     std::lock_guard lock(m_);
     auto& v = idle_[origin];
@@ -68,7 +68,7 @@ inline void http_client::give_back(std::string const& origin, std::unique_ptr<co
         v.push_back(std::move(c));
 }
 
-inline boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
+GATEWAY_IO_DECL boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
 http_client::async_request(url const& base, http_request req, fetch_options opt) {
     auto const deadline = std::chrono::steady_clock::now() + opt.timeout;
     req.target(base.target(req.target()));
@@ -87,7 +87,19 @@ http_client::async_request(url const& base, http_request req, fetch_options opt)
     co_return r;
 }
 
-inline boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
+namespace detail {
+/// What is left until `deadline` (zero once it has passed). A function, not a lambda in the
+/// coroutine: a lambda's type has no linkage, which a separately compiled frame must not hold.
+GATEWAY_IO_DECL std::chrono::steady_clock::duration
+time_left(std::chrono::steady_clock::time_point deadline) {
+    auto const left = deadline - std::chrono::steady_clock::now();
+    return left > std::chrono::steady_clock::duration::zero()
+               ? left
+               : std::chrono::steady_clock::duration::zero();
+}
+} // namespace detail
+
+GATEWAY_IO_DECL boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
 http_client::attempt(url const& base, http_request& req, fetch_options const& opt,
                      std::chrono::steady_clock::time_point deadline, bool allow_reuse,
                      bool& reused) {
@@ -95,12 +107,6 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
     namespace beast = boost::beast;
     constexpr auto tok = asio::as_tuple(asio::use_awaitable);
     auto const origin = base.origin();
-    auto remaining = [&] {
-        auto const left = deadline - std::chrono::steady_clock::now();
-        return left > std::chrono::steady_clock::duration::zero()
-                   ? left
-                   : std::chrono::steady_clock::duration::zero();
-    };
     auto fail = [&](fetch_error::kind k, std::string const& step, boost::system::error_code const& ec,
                     bool delivered) {
         fetch_error e;
@@ -120,7 +126,7 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
         auto [rec, results] = co_await resolver.async_resolve(base.host, base.port, tok);
         if (rec)
             co_return fail(fetch_error::kind::connect, "resolve", rec, false);
-        c->plain.expires_after(remaining());
+        c->plain.expires_after(detail::time_left(deadline));
         auto [cec, ep] = co_await c->plain.async_connect(results, tok);
         if (cec)
             co_return fail(fetch_error::kind::connect, "connect to", cec, false);
@@ -132,7 +138,7 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
             if (!SSL_set_tlsext_host_name(c->tls->native_handle(), base.host.c_str()))
                 co_return fail(fetch_error::kind::connect, "TLS SNI for", {}, false);
             c->tls->set_verify_callback(asio::ssl::host_name_verification(base.host));
-            c->plain.expires_after(remaining());
+            c->plain.expires_after(detail::time_left(deadline));
             auto [hec] = co_await c->tls->async_handshake(asio::ssl::stream_base::client, tok);
             if (hec)
                 co_return fail(fetch_error::kind::connect, "TLS handshake with", hec, false);
@@ -143,7 +149,7 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
     parser.body_limit(opt.body_limit);
     if (req.method() == http::verb::head)
         parser.skip(true);
-    c->plain.expires_after(remaining());
+    c->plain.expires_after(detail::time_left(deadline));
     boost::system::error_code wec, ec;
     if (c->tls) {
         std::tie(wec, std::ignore) = co_await http::async_write(*c->tls, req, tok);

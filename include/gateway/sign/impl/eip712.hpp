@@ -448,7 +448,7 @@ GATEWAY_DECL result<hash256> parse_uint256(std::string_view text, std::string_vi
     hash256 out{};
     if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
         for (char c : text.substr(2)) {
-            int const d = detail::hex_value(c);
+            int const d = util::hex_value(c);
             if (d < 0 || !detail::u256_mul_add(out, 16, static_cast<unsigned>(d)))
                 return bad();
         }

@@ -74,8 +74,8 @@ GATEWAY_DECL result<private_key> private_key::from_hex(std::string_view text,
         return field_error(field, "'" + std::string(field) + "' must be 0x + 64 hex digits.");
     std::array<std::uint8_t, 32> raw{};
     for (std::size_t i = 0; i < 32; ++i) {
-        int const hi = detail::hex_value(text[2 * i]);
-        int const lo = detail::hex_value(text[2 * i + 1]);
+        int const hi = util::hex_value(text[2 * i]);
+        int const lo = util::hex_value(text[2 * i + 1]);
         if (hi < 0 || lo < 0) {
             OPENSSL_cleanse(raw.data(), raw.size());
             return field_error(field, "'" + std::string(field) + "' must be 0x + 64 hex digits.");
@@ -182,6 +182,15 @@ GATEWAY_DECL result<signature> signature_from_hex(std::string_view text, std::st
     if (v != 27 && v != 28 && v != 0 && v != 1)
         return detail::signature_error(field, "has an invalid v (expected 27 or 28).");
     return *raw;
+}
+
+GATEWAY_DECL result<signature> wire_signature(std::string_view text, std::string_view field) {
+    auto sig = signature_from_hex(text, field);
+    if (!sig)
+        return sig.error();
+    if ((*sig)[64] != 27 && (*sig)[64] != 28)
+        return detail::signature_error(field, "has an invalid v (expected 27 or 28).");
+    return *sig;
 }
 
 } // namespace gateway::sign

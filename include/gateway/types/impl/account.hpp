@@ -56,6 +56,7 @@ GATEWAY_DECL result<open_order> parse_open_order(boost::json::value const& v, st
     f.required("reduceOnly", o.reduce_only);
     f.required("status", o.status);
     f.required("timestamp", o.timestamp);
+    f.optional("callbackRate", o.callback_rate);
     return detail::finish(f, std::move(o));
 }
 
@@ -118,6 +119,7 @@ GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv
                               {"reduceOnly", o.reduce_only},
                               {"status", o.status},
                               {"timestamp", o.timestamp}});
+    detail::put_if(jv.as_object(), "callbackRate", o.callback_rate);
 }
 
 GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv, fill const& f) {

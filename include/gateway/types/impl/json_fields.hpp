@@ -3,6 +3,7 @@
 #include <boost/json/value_to.hpp>
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <type_traits>
 
@@ -109,6 +110,16 @@ bool json_fields::read(std::string_view key, boost::json::value const& v, T& out
             auto r = boost::json::try_value_to<T>(v);
             if (r) {
                 out = *r;
+                return true;
+            }
+        }
+        // Upstreams (and recordings of them) also send ids and times as digit strings.
+        if (v.is_string() && mode_ == strictness::upstream) {
+            std::string_view const text = v.get_string();
+            T n{};
+            auto const [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+            if (!text.empty() && ec == std::errc{} && end == text.data() + text.size()) {
+                out = n;
                 return true;
             }
         }

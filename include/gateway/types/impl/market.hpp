@@ -103,18 +103,31 @@ GATEWAY_DECL result<market_info> parse_market_info(boost::json::value const& v, 
     json_fields f(v, mode, "market");
     market_info m;
     f.required("symbol", m.symbol);
-    f.required("asset", m.asset);
-    f.required("szDecimals", m.sz_decimals);
+    f.optional("asset", m.asset);
+    f.optional("szDecimals", m.sz_decimals);
+    f.optional("tickSize", m.tick_size);
+    f.optional("stepSize", m.step_size);
+    f.optional("minNotional", m.min_notional);
     f.required("maxLeverage", m.max_leverage);
     return detail::finish(f, std::move(m));
 }
 
 GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
                              market_info const& m) {
-    jv = detail::make_object({{"symbol", m.symbol},
-                              {"asset", m.asset},
-                              {"szDecimals", m.sz_decimals},
-                              {"maxLeverage", m.max_leverage}});
+    boost::json::object o;
+    o["symbol"] = m.symbol;
+    if (m.asset)
+        o["asset"] = *m.asset;
+    if (m.sz_decimals)
+        o["szDecimals"] = *m.sz_decimals;
+    if (m.tick_size)
+        o["tickSize"] = m.tick_size->str();
+    if (m.step_size)
+        o["stepSize"] = m.step_size->str();
+    if (m.min_notional)
+        o["minNotional"] = m.min_notional->str();
+    o["maxLeverage"] = m.max_leverage;
+    jv = std::move(o);
 }
 
 GATEWAY_DECL boost::json::result<market_info> tag_invoke(boost::json::try_value_to_tag<market_info>,

@@ -43,6 +43,7 @@ GATEWAY_DECL result<vertical_detail> parse_vertical_detail(boost::json::value co
     f.optional("testnetBaseUrl", d.testnet_base_url);
     f.optional("testnetWsUrl", d.testnet_ws_url);
     f.optional("clobBaseUrl", d.clob_base_url);
+    f.optional("readSigner", d.read_signer);
     return detail::finish(f, std::move(d));
 }
 
@@ -85,6 +86,7 @@ GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv
     detail::put_if(o, "testnetBaseUrl", d.testnet_base_url);
     detail::put_if(o, "testnetWsUrl", d.testnet_ws_url);
     detail::put_if(o, "clobBaseUrl", d.clob_base_url);
+    detail::put_if(o, "readSigner", d.read_signer);
     jv = std::move(o);
 }
 

@@ -211,6 +211,21 @@ GATEWAY_DECL result<std::optional<std::int64_t>> parse_time_ms(std::optional<std
     return std::optional<std::int64_t>{n};
 }
 
+GATEWAY_DECL query_params prices_params::to_query() const {
+    query_params q;
+    if (dex && !dex->empty())
+        q.emplace_back("dex", *dex);
+    return q;
+}
+
+template <query_lookup Lookup>
+result<prices_params> prices_params::from_query(Lookup&& lookup) {
+    prices_params p;
+    if (auto dex = lookup("dex"); dex && !dex->empty())
+        p.dex = std::string(*dex);
+    return p;
+}
+
 GATEWAY_DECL query_params trades_params::to_query() const {
     query_params q;
     detail::put_number(q, "limit", limit);

@@ -75,16 +75,6 @@ GATEWAY_DECL std::optional<plain_decimal> scale_percent(std::string_view text, u
     return d;
 }
 
-GATEWAY_DECL result<signature> parse_wire_signature(std::string_view text) {
-    auto sig = signature_from_hex(text, "signature");
-    if (!sig)
-        return sig.error();
-    if ((*sig)[64] != 27 && (*sig)[64] != 28)
-        return field_error("signature", "'signature' has an invalid v (expected 27 or 28).",
-                           errc::signature_error);
-    return *sig;
-}
-
 GATEWAY_DECL result<std::uint64_t> wire_nonce(std::int64_t nonce) {
     if (nonce < 0)
         return field_error("nonce", "'nonce' must not be negative.");
@@ -323,7 +313,7 @@ signer::sign_typed_data(boost::json::value const& typed_data) const {
 GATEWAY_DECL result<gateway::address> recover_signer(boost::json::object const& action,
                                                      std::int64_t nonce, std::string_view signature,
                                                      bool testnet) {
-    auto sig = detail::parse_wire_signature(signature);
+    auto sig = wire_signature(signature);
     if (!sig)
         return sig.error();
     auto payload = signing_payload_for(action, nonce, testnet);

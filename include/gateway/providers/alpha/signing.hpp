@@ -173,4 +173,4 @@ GATEWAY_DECL result<std::string> round_size(std::string_view size, unsigned sz_d
 
 } // namespace gateway::sign::alpha
 
-#include <gateway/sign/impl/alpha.hpp>
+#include <gateway/providers/alpha/impl/signing.hpp>

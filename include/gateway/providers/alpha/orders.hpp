@@ -13,7 +13,7 @@
  * thread-safe and reports errors as `result`s.
  */
 #include <gateway/result.hpp>
-#include <gateway/sign/alpha.hpp>
+#include <gateway/providers/alpha/signing.hpp>
 #include <gateway/sign/keccak.hpp>
 #include <gateway/sign/secp256k1.hpp>
 #include <gateway/types/address.hpp>
@@ -51,7 +51,8 @@ struct market_rules {
 /// The rules of a market as the gateway lists them (`client::markets`); `spot` for the spot
 /// vertical's list.
 inline market_rules rules_of(market_info const& m, bool spot) {
-    return market_rules{static_cast<std::uint32_t>(m.asset), static_cast<unsigned>(m.sz_decimals),
+    return market_rules{static_cast<std::uint32_t>(m.asset.value_or(0)),
+                        static_cast<unsigned>(m.sz_decimals.value_or(0)),
                         spot, static_cast<unsigned>(m.max_leverage)};
 }
 
@@ -172,4 +173,4 @@ GATEWAY_DECL std::int64_t next_nonce_ms();
 
 } // namespace gateway::sign::alpha
 
-#include <gateway/sign/impl/alpha_orders.hpp>
+#include <gateway/providers/alpha/impl/orders.hpp>
