@@ -4,7 +4,7 @@
 
 #include "../common/http_util.hpp"
 
-#include <gateway/sign/alpha.hpp>
+#include <gateway/providers/alpha/signing.hpp>
 #include <gateway/types/address.hpp>
 
 #include <boost/json/array.hpp>

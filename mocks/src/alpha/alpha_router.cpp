@@ -12,6 +12,8 @@
 #include "../common/rate_limiter.hpp"
 #include "../common/rng.hpp"
 
+#include <gateway/providers/alpha/weights.hpp>
+
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 #include <boost/json/parse.hpp>
@@ -110,26 +112,6 @@ net::response unprocessable(std::string_view why, unsigned version) {
                 std::string(deserialize_error) + ": " + std::string(why), version);
 }
 
-/// alpha.md §8: weights of the IP budget.
-std::uint32_t info_weight(std::string_view type) {
-    if (type == "l2Book" || type == "allMids" || type == "clearinghouseState" ||
-        type == "orderStatus" || type == "spotClearinghouseState" || type == "exchangeStatus")
-        return 2;
-    if (type == "userRole")
-        return 60;
-    return 20;
-}
-
-/// alpha.md §8: the extra weight of an answer with `items` elements (charged after answering).
-std::uint32_t item_weight(std::string_view type, std::size_t items) {
-    if (type == "recentTrades" || type == "userFills" || type == "userFillsByTime" ||
-        type == "historicalOrders")
-        return static_cast<std::uint32_t>(items / 20);
-    if (type == "candleSnapshot")
-        return static_cast<std::uint32_t>(items / 60);
-    return 0;
-}
-
 /// alpha.md §3.10: the 14 candle intervals.
 struct named_interval {
     std::string_view name;
@@ -153,14 +135,6 @@ constexpr std::array<named_interval, 14> intervals{{
     {"1w", {std::int64_t{7} * 1440 * minute, false}},
     {"1M", {0, true}},
 }};
-
-/// The batch length of an /exchange action (orders, cancels or modifies).
-std::size_t batch_length(json::object const& action) {
-    for (auto const* key : {"orders", "cancels", "modifies"})
-        if (auto const* v = action.if_contains(key); v && v->is_array())
-            return v->get_array().size();
-    return 0;
-}
 
 std::optional<json::object> parse_body(net::request const& req) {
     boost::system::error_code ec;
@@ -258,10 +232,10 @@ public:
         std::uint32_t weight = 20;
         if (path == "/info" && body)
             if (auto t = string_field(*body, "type"))
-                weight = info_weight(*t);
+                weight = wire::alpha::info_weight(*t);
         if (path == "/exchange" && body)
             if (auto const* a = body->if_contains("action"); a && a->is_object())
-                weight = 1 + static_cast<std::uint32_t>(batch_length(a->get_object()) / 40);
+                weight = wire::alpha::exchange_weight(a->get_object());
         if (!limiter_.admit(who.address, weight, weight_limiter::clock::now()).admitted)
             return text(http::status::too_many_requests, "Too Many Requests", v);
         if (!body)
@@ -272,7 +246,7 @@ public:
         auto answer = info(*body, v);
         if (answer.res.result() == http::status::ok)
             if (auto t = string_field(*body, "type"))
-                limiter_.charge(who.address, item_weight(*t, answer.items),
+                limiter_.charge(who.address, wire::alpha::info_item_weight(*t, answer.items),
                                 weight_limiter::clock::now());
         return std::move(answer.res);
     }

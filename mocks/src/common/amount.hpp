@@ -10,6 +10,8 @@
  * The mantissa is a 128-bit integer: values up to about 10^18 in magnitude are safe, and the
  * control API refuses inputs beyond 10^12 so products stay far inside the range.
  */
+#include <gateway/types/fixed.hpp>
+
 #include <compare>
 #include <cstdint>
 #include <optional>
@@ -18,7 +20,7 @@
 
 namespace gateway::mocks {
 
-__extension__ typedef __int128 amount_rep;
+using amount_rep = gateway::int128;
 
 class amount {
 public:

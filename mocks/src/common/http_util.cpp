@@ -2,65 +2,23 @@
 
 #include "json_out.hpp"
 
+#include <gateway/util/clock.hpp>
+#include <gateway/util/percent.hpp>
+
 #include <charconv>
 #include <chrono>
 
 namespace gateway::mocks {
 
-namespace {
-int hex_value(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-} // namespace
-
-std::string percent_decode(std::string_view s, bool plus_is_space) {
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        char const c = s[i];
-        if (c == '%' && i + 2 < s.size()) {
-            int const hi = hex_value(s[i + 1]);
-            int const lo = hex_value(s[i + 2]);
-            if (hi >= 0 && lo >= 0) {
-                out.push_back(static_cast<char>(hi * 16 + lo));
-                i += 2;
-                continue;
-            }
-        }
-        out.push_back(plus_is_space && c == '+' ? ' ' : c);
-    }
-    return out;
-}
-
 target_parts split_target(std::string_view target) {
+    // One percent rule for the tree (util/percent.hpp): a path with a malformed escape stays
+    // undecoded and so matches no route (404), a query pair with one is left out.
     target_parts parts;
     auto const q = target.find('?');
-    parts.path = percent_decode(target.substr(0, q), false);
-    if (q == std::string_view::npos)
-        return parts;
-    std::string_view rest = target.substr(q + 1);
-    if (auto const hash = rest.find('#'); hash != std::string_view::npos)
-        rest = rest.substr(0, hash);
-    while (!rest.empty()) {
-        auto const amp = rest.find('&');
-        std::string_view const pair = rest.substr(0, amp);
-        if (!pair.empty()) {
-            auto const eq = pair.find('=');
-            parts.query.emplace_back(percent_decode(pair.substr(0, eq), true),
-                                     eq == std::string_view::npos
-                                         ? std::string()
-                                         : percent_decode(pair.substr(eq + 1), true));
-        }
-        if (amp == std::string_view::npos)
-            break;
-        rest.remove_prefix(amp + 1);
-    }
+    auto const raw_path = target.substr(0, q);
+    parts.path = util::percent_decode(raw_path).value_or(std::string(raw_path));
+    if (q != std::string_view::npos)
+        parts.query = util::parse_query(target.substr(q + 1));
     return parts;
 }
 
@@ -102,8 +60,7 @@ net::response json_response(http::status status, boost::json::value const& body,
 }
 
 std::int64_t now_ms() {
-    using namespace std::chrono;
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
+    return util::wall_ms();
 }
 
 std::optional<std::uint64_t> parse_uint(std::string_view s) {

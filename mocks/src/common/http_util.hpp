@@ -5,6 +5,7 @@
  * response construction, the wall clock.
  */
 #include <gateway/net/http_server.hpp>
+#include <gateway/util/percent.hpp>
 
 #include <boost/json/value.hpp>
 
@@ -19,7 +20,7 @@ namespace gateway::mocks {
 
 namespace http = boost::beast::http;
 
-using query_params = std::vector<std::pair<std::string, std::string>>;
+using gateway::query_params;
 
 /// A request target split into its percent-decoded path and query parameters.
 struct target_parts {
@@ -28,9 +29,6 @@ struct target_parts {
 };
 
 target_parts split_target(std::string_view target);
-
-/// Percent-decodes `s` (and '+' as space when `plus_is_space`).
-std::string percent_decode(std::string_view s, bool plus_is_space);
 
 /// The first value of `key`, if present.
 std::optional<std::string> query_get(query_params const& q, std::string_view key);
@@ -45,7 +43,7 @@ net::response make_response(http::status status, std::string body, std::string_v
 /// A JSON response (serialized with `to_json`, so raw numbers stay exact).
 net::response json_response(http::status status, boost::json::value const& body, unsigned version);
 
-/// Unix time in milliseconds.
+/// Unix time in milliseconds (the real clock: util::wall_ms).
 std::int64_t now_ms();
 
 /// Parses a non-negative decimal integer; nullopt for anything else.
