@@ -1,6 +1,9 @@
 // The settings pages' HTML and the small pure helpers they and the account routes share.
 #include "account_pages.hpp"
 
+#include <gateway/util/hex.hpp>
+#include <gateway/util/time.hpp>
+
 #include <openssl/crypto.h>
 #include <openssl/rand.h>
 
@@ -41,27 +44,12 @@ std::string html_escape(std::string_view text) {
     return out;
 }
 
-std::string iso8601_utc(std::int64_t ms) {
-    std::time_t const secs = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&secs, &tm);
-    char buf[32];
-    std::size_t const n = std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return std::string(buf, n);
-}
 
 std::string random_hex(std::size_t bytes) {
     std::vector<unsigned char> raw(bytes);
     if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1)
         throw std::runtime_error("the CSPRNG failed");
-    static constexpr char hex[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(bytes * 2);
-    for (unsigned char b : raw) {
-        out.push_back(hex[b >> 4]);
-        out.push_back(hex[b & 0xf]);
-    }
-    return out;
+    return util::to_hex(raw, false);
 }
 
 bool constant_time_equal(std::string_view a, std::string_view b) {
@@ -217,7 +205,7 @@ std::string signed_in_header(std::string_view email, std::string_view csrf) {
 std::string time_cell(std::optional<std::int64_t> ms, std::string_view none) {
     if (!ms)
         return std::string(none);
-    auto const iso = iso8601_utc(*ms);
+    auto const iso = util::iso8601_utc(*ms, util::iso_precision::seconds);
     return "<time datetime=\"" + iso + "\">" + iso + "</time>";
 }
 
@@ -357,7 +345,7 @@ std::string render_created_key(created_key_view const& v) {
     out += "<main>\n<h1>Your new API key</h1>\n";
     out += "<p>Key <strong id=\"new-key-name\">" + html_escape(info.name) + "</strong> (" +
            std::string(environment_name(info.env)) + ", expires " +
-           (info.expires_ms ? iso8601_utc(*info.expires_ms) : std::string("never")) +
+           (info.expires_ms ? util::iso8601_utc(*info.expires_ms, util::iso_precision::seconds) : std::string("never")) +
            ") was created.</p>\n";
     out += "<p class=\"notice\" id=\"shown-once\"><strong>Copy it now: it will not be shown "
            "again.</strong> Only its masked form <code>" +

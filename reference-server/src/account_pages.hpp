@@ -6,8 +6,7 @@
 // Pages carry one inline <style> and at most one inline <script>, both marked with a per-response
 // nonce that the routes also put in the Content-Security-Policy header, so nothing else runs.
 #include "auth/accounts.hpp"
-#include "router.hpp"
-#include "services.hpp"
+#include "routes/routes.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -39,9 +38,6 @@ namespace pages {
 
 /// Escapes `& < > " '` for element content and quoted attribute values.
 std::string html_escape(std::string_view text);
-
-/// `2026-11-22T02:40:47Z` (UTC, whole seconds).
-std::string iso8601_utc(std::int64_t ms);
 
 /// Lower-case hex of `bytes` bytes from OpenSSL's CSPRNG (CSRF tokens, CSP nonces).
 /// Throws std::runtime_error if the CSPRNG fails (it does not once seeded).

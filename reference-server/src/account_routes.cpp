@@ -19,7 +19,9 @@
 // thread pool of its own and the connection's I/O thread only waits for it: a burst of sign-in
 // attempts (each an scrypt) never stalls the API's I/O threads.
 #include "account_pages.hpp"
-#include "services.hpp"
+#include "config.hpp"
+#include "http/session.hpp"
+#include "routes/routes.hpp"
 
 #include <boost/asio/async_result.hpp>
 #include <boost/asio/dispatch.hpp>
@@ -162,7 +164,7 @@ struct form {
 
 form parse_form(std::string_view body) {
     // x-www-form-urlencoded is the query-string grammar with '+' for space.
-    return form{parse_query(body)};
+    return form{util::parse_query(body)};
 }
 
 /// How the session cookie is written.
@@ -417,20 +419,20 @@ void add_html_routes(router& r, auth::account_service& acc,
     r.add(http::verb::get, "/account",
           on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
               auto const notice = notice_text(ctx.query_param("notice"));
-              if (auto who = current_session(ctx.req, acc)) {
+              if (auto who = current_session(session_layer::raw_request(ctx), acc)) {
                   pages::keys_view v;
                   v.notice = notice;
                   return keys_page(200, std::move(v), acc, *who);
               }
               pages::signed_out_view v;
               v.notice = notice;
-              auto const stale = request_cookie(ctx.req, session_cookie);
+              auto const stale = request_cookie(session_layer::raw_request(ctx), session_cookie);
               if (v.notice.empty() && stale && !stale->empty())
                   v.notice = notice_text("session-ended");
               // Reuse a well-formed token the browser already holds, so two open tabs both
               // work; set the cookie either way to refresh its lifetime.
               std::string_view pre;
-              if (auto held = request_cookie(ctx.req, presession_cookie);
+              if (auto held = request_cookie(session_layer::raw_request(ctx), presession_cookie);
                   held && well_formed_token(*held))
                   pre = *held;
               return signed_out_page(200, std::move(v), pre, true, cookies.secure);
@@ -438,10 +440,10 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/signup",
           on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              if (!media_type_is(ctx.req, "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
-              auto const f = parse_form(ctx.req.body());
-              auto const pre = presession_ok(ctx.req, f);
+              auto const f = parse_form(ctx.body());
+              auto const pre = presession_ok(session_layer::raw_request(ctx), f);
               if (!pre)
                   return csrf_rejected_page();
               auto const email = f.get("email");
@@ -459,15 +461,15 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/signin",
           on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              if (!media_type_is(ctx.req, "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
-              auto const f = parse_form(ctx.req.body());
-              auto const pre = presession_ok(ctx.req, f);
+              auto const f = parse_form(ctx.body());
+              auto const pre = presession_ok(session_layer::raw_request(ctx), f);
               if (!pre)
                   return csrf_rejected_page();
               auto const email = f.get("email");
               auto session =
-                  acc.sign_in(email, f.get("password"), ctx.remote.address().to_string());
+                  acc.sign_in(email, f.get("password"), ctx.remote);
               if (!session) {
                   auto const& e = session.error();
                   pages::signed_out_view v;
@@ -485,12 +487,12 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/signout",
           on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              if (!media_type_is(ctx.req, "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
-              auto const who = current_session(ctx.req, acc);
+              auto const who = current_session(session_layer::raw_request(ctx), acc);
               if (!who)
                   return see_other("/account", clear_session_cookie(cookies));
-              if (!form_csrf_ok(parse_form(ctx.req.body()), who->info.csrf_token))
+              if (!form_csrf_ok(parse_form(ctx.body()), who->info.csrf_token))
                   return csrf_rejected_page();
               acc.sign_out(who->token);
               return see_other("/account?notice=signed-out", clear_session_cookie(cookies));
@@ -498,12 +500,12 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/keys",
           on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              if (!media_type_is(ctx.req, "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
-              auto const who = current_session(ctx.req, acc);
+              auto const who = current_session(session_layer::raw_request(ctx), acc);
               if (!who)
                   return see_other("/account?notice=session-ended");
-              auto const f = parse_form(ctx.req.body());
+              auto const f = parse_form(ctx.body());
               if (!form_csrf_ok(f, who->info.csrf_token))
                   return csrf_rejected_page();
 
@@ -537,12 +539,12 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/keys/{id}/revoke",
           on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              if (!media_type_is(ctx.req, "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
-              auto const who = current_session(ctx.req, acc);
+              auto const who = current_session(session_layer::raw_request(ctx), acc);
               if (!who)
                   return see_other("/account?notice=session-ended");
-              if (!form_csrf_ok(parse_form(ctx.req.body()), who->info.csrf_token))
+              if (!form_csrf_ok(parse_form(ctx.body()), who->info.csrf_token))
                   return csrf_rejected_page();
               auto const id = parse_key_id(ctx.param("id"));
               if (!id || !acc.revoke_key(who->info.account_id, *id)) {
@@ -559,7 +561,7 @@ void add_json_routes(router& r, auth::account_service& acc,
     // {email, password} -> 201 {id, email}
     r.add(http::verb::post, "/v1/account/signup",
           on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              auto body = json_body(ctx.req);
+              auto body = json_body(ctx);
               if (!body)
                   return body.error();
               auto c = parse_credentials(*body);
@@ -574,13 +576,13 @@ void add_json_routes(router& r, auth::account_service& acc,
     // {email, password} -> 200 {email, csrfToken} + Set-Cookie
     r.add(http::verb::post, "/v1/account/session",
           on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              auto body = json_body(ctx.req);
+              auto body = json_body(ctx);
               if (!body)
                   return body.error();
               auto c = parse_credentials(*body);
               if (!c)
                   return c.error();
-              auto s = acc.sign_in(c->email, c->password, ctx.remote.address().to_string());
+              auto s = acc.sign_in(c->email, c->password, ctx.remote);
               if (!s)
                   return s.error();
               signed_in const who{std::move(s->token), std::move(s->info)};
@@ -593,7 +595,7 @@ void add_json_routes(router& r, auth::account_service& acc,
     // -> 200 {signedOut: true}, cookie cleared
     r.add(http::verb::delete_, "/v1/account/session",
           on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              auto who = json_session(ctx.req, acc, true);
+              auto who = json_session(session_layer::raw_request(ctx), acc, true);
               if (!who)
                   return who.error();
               acc.sign_out(who->token);
@@ -604,7 +606,7 @@ void add_json_routes(router& r, auth::account_service& acc,
     // -> 200 {keys: [...]}
     r.add(http::verb::get, "/v1/account/keys",
           on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              auto who = json_session(ctx.req, acc, false);
+              auto who = json_session(session_layer::raw_request(ctx), acc, false);
               if (!who)
                   return who.error();
               auto const now = now_ms();
@@ -617,10 +619,10 @@ void add_json_routes(router& r, auth::account_service& acc,
     // {name, environment, expiresIn?, rate?} -> 201 {key, ...listing}
     r.add(http::verb::post, "/v1/account/keys",
           on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              auto who = json_session(ctx.req, acc, true);
+              auto who = json_session(session_layer::raw_request(ctx), acc, true);
               if (!who)
                   return who.error();
-              auto body = json_body(ctx.req);
+              auto body = json_body(ctx);
               if (!body)
                   return body.error();
               auto params = parse_new_key(*body);
@@ -639,7 +641,7 @@ void add_json_routes(router& r, auth::account_service& acc,
     // -> 200 {id, status: "revoked"} | 404 NOT_FOUND
     r.add(http::verb::delete_, "/v1/account/keys/{id}",
           on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              auto who = json_session(ctx.req, acc, true);
+              auto who = json_session(session_layer::raw_request(ctx), acc, true);
               if (!who)
                   return who.error();
               auto const& raw = ctx.param("id");
@@ -651,18 +653,6 @@ void add_json_routes(router& r, auth::account_service& acc,
 }
 
 } // namespace
-
-result<boost::json::value> json_body(net::request const& req) {
-    if (!media_type_is(req, "application/json"))
-        return make_error(errc::unsupported_media_type, "Send the body as application/json.");
-    boost::system::error_code ec;
-    auto v = boost::json::parse(req.body(), ec);
-    if (ec)
-        return make_error(errc::invalid_json, "The request body is not valid JSON.");
-    if (!v.is_object())
-        return make_error(errc::invalid_json, "The request body must be a JSON object.");
-    return v;
-}
 
 void add_account_routes(router& r, services& s, account_route_options const& options) {
     // Two threads: scrypt is CPU-bound, and this bounds what sign-in floods can take.

@@ -2,6 +2,9 @@
 
 #include "auth/accounts.hpp"
 
+#include <gateway/util/clock.hpp>
+#include <gateway/util/time.hpp>
+
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -112,23 +115,13 @@ std::int64_t parse_id(std::string_view text) {
 }
 
 std::string iso_time(std::int64_t ms) {
-    std::time_t const t = static_cast<std::time_t>(ms / 1000);
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
+    return util::iso8601_utc(ms, util::iso_precision::seconds);
 }
 
 std::string iso_time(std::optional<std::int64_t> ms) {
     return ms ? iso_time(*ms) : "-";
 }
 
-std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 std::filesystem::path data_dir(options const& o) {
     if (auto d = optional_opt(o, "data-dir"); d && !d->empty())
@@ -208,7 +201,7 @@ int keys_list(options const& o, std::ostream& out, std::ostream& err) {
     auto acct = account_for(*svc, o, err);
     if (!acct)
         return 1;
-    std::int64_t const t = now_ms();
+    std::int64_t const t = util::wall_ms();
     for (auto const& k : svc->list_keys(acct->id)) {
         std::string_view const status = k.revoked_ms                         ? "revoked"
                                         : k.expires_ms && *k.expires_ms <= t ? "expired"

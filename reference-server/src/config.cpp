@@ -31,6 +31,15 @@ std::optional<std::string> set_ms(std::chrono::milliseconds& out, std::string co
     return std::nullopt;
 }
 
+std::optional<std::string> set_budget(std::uint32_t& out, std::string const& v) {
+    char* end = nullptr;
+    unsigned long const n = std::strtoul(v.c_str(), &end, 10);
+    if (v.empty() || *end != '\0' || n < 100 || n > 1000000)
+        return "must be a whole number 100..1000000";
+    out = static_cast<std::uint32_t>(n);
+    return std::nullopt;
+}
+
 std::vector<setting> const& settings() {
     static std::vector<setting> const table = [] {
         std::vector<setting> t{
@@ -99,14 +108,11 @@ std::vector<setting> const& settings() {
             {"alpha-budget", "GATEWAY_ALPHA_BUDGET", "upstream.alphaBudget",
              "alpha upstream request weight the gateway spends per 60 s (the upstream allows 1200 "
              "per IP)",
-             [](server_config& c, std::string const& v) -> std::optional<std::string> {
-                 char* end = nullptr;
-                 unsigned long const n = std::strtoul(v.c_str(), &end, 10);
-                 if (v.empty() || *end != '\0' || n < 100 || n > 1000000)
-                     return "must be a whole number 100..1000000";
-                 c.alpha_budget = static_cast<std::uint32_t>(n);
-                 return std::nullopt;
-             }},
+             [](server_config& c, std::string const& v) { return set_budget(c.alpha_budget, v); }},
+            {"beta-budget", "GATEWAY_BETA_BUDGET", "upstream.betaBudget",
+             "beta futures upstream request weight the gateway spends per 60 s (the upstream "
+             "allows 2400 per IP)",
+             [](server_config& c, std::string const& v) { return set_budget(c.beta_budget, v); }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {

@@ -44,6 +44,8 @@ struct server_config {
     std::chrono::milliseconds agent_miss_ttl{2000};
     /// Weight per 60 s the gateway spends on the alpha upstream (alpha.md §8: 1200 per IP).
     std::uint32_t alpha_budget = 1200;
+    /// Weight per 60 s the gateway spends on beta's futures upstream (beta.md §8: 2400 per IP).
+    std::uint32_t beta_budget = 2400;
     /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).
     double key_rate_per_second = 20;
     double key_burst = 40;

@@ -1,4 +1,5 @@
 #include "health.hpp"
+#include "health_transport.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -48,9 +49,6 @@ http_probe_transport::send(probe_target const& target, milliseconds timeout) {
     co_return co_await client_.async_request(target.base, std::move(req), opt);
 }
 
-std::int64_t system_probe_clock::wall_ms() {
-    return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
-}
 
 health_status classify(bool answered_ok, milliseconds latency, milliseconds degraded_threshold) {
     if (!answered_ok)
@@ -59,7 +57,7 @@ health_status classify(bool answered_ok, milliseconds latency, milliseconds degr
 }
 
 health_monitor::health_monitor(asio::io_context& ioc, probe_transport& transport,
-                               probe_clock& clock, std::vector<probe_target> targets,
+                               util::clock const& clock, std::vector<probe_target> targets,
                                health_options options)
     : ioc_(ioc)
     , transport_(transport)
@@ -123,14 +121,14 @@ asio::awaitable<void> health_monitor::loop(std::shared_ptr<slot> s) {
 
 asio::awaitable<probe_outcome> health_monitor::run_probe(std::shared_ptr<slot> s) {
     // Precondition: the caller set s->in_flight.
-    auto const t0 = clock_.now();
+    auto const t0 = clock_.steady_now();
     auto r = co_await transport_.send(s->target, options_.timeout);
-    auto const latency = duration_cast<milliseconds>(clock_.now() - t0);
+    auto const latency = duration_cast<milliseconds>(clock_.steady_now() - t0);
     probe_outcome out;
     bool const answered_ok = r && r->result_int() >= 200 && r->result_int() < 300;
     out.status = classify(answered_ok, latency, options_.degraded_threshold);
     out.latency_ms = latency.count();
-    out.checked_at_ms = clock_.wall_ms();
+    out.checked_at_ms = clock_.now_ms();
     out.reason = r ? "HTTP " + std::to_string(r->result_int()) : r.error().message;
     std::vector<std::shared_ptr<asio::steady_timer>> waiters;
     {
@@ -191,7 +189,7 @@ asio::awaitable<probe_outcome> health_monitor::finish(pending p) {
     probe_outcome out;
     out.status = health_status::down;
     out.latency_ms = options_.timeout.count();
-    out.checked_at_ms = clock_.wall_ms();
+    out.checked_at_ms = clock_.now_ms();
     out.reason = "probe did not finish within the timeout";
     co_return out;
 }

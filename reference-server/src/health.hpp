@@ -5,10 +5,12 @@
 // slow upstream never delays another provider's probe), and on demand when its last result is
 // stale. A health request never waits longer than the probe timeout: it waits for the
 // in-flight probe or for its own deadline, whichever comes first.
-#include <gateway/net/http_client.hpp>
+#include <gateway/net/url.hpp>
+#include <gateway/util/clock.hpp>
 #include <gateway/types/enums.hpp>
 
 #include <boost/asio/awaitable.hpp>
+#include <boost/beast/http/verb.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -45,41 +47,8 @@ struct probe_outcome {
     std::string reason;             ///< why (for logs), never shown to clients as internals
 };
 
-/// Seam: how a probe reaches the upstream (real: net::http_client).
-class probe_transport {
-public:
-    virtual ~probe_transport() = default;
-    virtual boost::asio::awaitable<boost::system::result<net::http_response, net::fetch_error>>
-    send(probe_target const& target, std::chrono::milliseconds timeout) = 0;
-};
-
-/// Seam: time sources (real: steady_clock and system_clock).
-class probe_clock {
-public:
-    virtual ~probe_clock() = default;
-    virtual std::chrono::steady_clock::time_point now() = 0;
-    virtual std::int64_t wall_ms() = 0;
-};
-
-/// The real transport over the shared upstream HTTP client.
-class http_probe_transport final : public probe_transport {
-public:
-    explicit http_probe_transport(net::http_client& client)
-        : client_(client) {}
-    boost::asio::awaitable<boost::system::result<net::http_response, net::fetch_error>>
-    send(probe_target const& target, std::chrono::milliseconds timeout) override;
-
-private:
-    net::http_client& client_;
-};
-
-class system_probe_clock final : public probe_clock {
-public:
-    std::chrono::steady_clock::time_point now() override {
-        return std::chrono::steady_clock::now();
-    }
-    std::int64_t wall_ms() override;
-};
+/// How a probe reaches the upstream (health_transport.hpp).
+class probe_transport;
 
 /// Classification of spec §3: an error or no answer is `down`; an answer slower than the
 /// threshold is `degraded`; else `ok`.
@@ -94,7 +63,7 @@ struct health_options {
 
 class health_monitor : public std::enable_shared_from_this<health_monitor> {
 public:
-    health_monitor(boost::asio::io_context& ioc, probe_transport& transport, probe_clock& clock,
+    health_monitor(boost::asio::io_context& ioc, probe_transport& transport, util::clock const& clock,
                    std::vector<probe_target> targets, health_options options);
     ~health_monitor();
 
@@ -138,7 +107,7 @@ private:
 
     boost::asio::io_context& ioc_;
     probe_transport& transport_;
-    probe_clock& clock_;
+    util::clock const& clock_;
     health_options options_;
     std::vector<std::shared_ptr<slot>> slots_;
     std::atomic<bool> stopped_{false};

@@ -185,17 +185,6 @@ std::optional<bytes> base64_decode(std::string_view text, bool url) {
     return out;
 }
 
-std::string to_hex(std::span<std::uint8_t const> data) {
-    static constexpr char digits[] = "0123456789abcdef";
-    std::string out;
-    out.reserve(data.size() * 2);
-    for (auto b : data) {
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    }
-    return out;
-}
-
 sha256_digest sha256(std::string_view data) {
     sha256_digest out{};
     unsigned int len = 0;

@@ -47,9 +47,6 @@ std::string base64_encode(std::span<std::uint8_t const> data, bool url = false);
 /** Inverse of `base64_encode` (padding tolerated); nullopt on any other character. */
 std::optional<bytes> base64_decode(std::string_view text, bool url = false);
 
-/** Lowercase hex of `data`. */
-std::string to_hex(std::span<std::uint8_t const> data);
-
 /** SHA-256 of `data` (EVP). Throws std::runtime_error only if OpenSSL itself fails. */
 sha256_digest sha256(std::string_view data);
 

@@ -13,13 +13,6 @@ namespace gateway::server {
 
 using path_params = std::vector<std::pair<std::string, std::string>>;
 
-/// Decodes %XX escapes; nullopt for a malformed escape. `plus_is_space` for query strings.
-std::optional<std::string> percent_decode(std::string_view s, bool plus_is_space = false);
-
-/// Splits a query string into decoded pairs (malformed pairs are skipped: CONTRACT §1 says
-/// unknown query parameters are ignored, and a mangled one is unknown).
-path_params parse_query(std::string_view query);
-
 template <class Target>
 class basic_router {
 public:
@@ -47,4 +40,4 @@ private:
 
 } // namespace gateway::server
 
-#include "router_impl.hpp"
+#include "http/router_impl.hpp"

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <gateway/util/percent.hpp>
+
 namespace gateway::server {
 
 namespace detail {
@@ -19,50 +21,6 @@ inline std::vector<std::string_view> split_path(std::string_view path) {
 }
 } // namespace detail
 
-inline std::optional<std::string> percent_decode(std::string_view s, bool plus_is_space) {
-    std::string out;
-    out.reserve(s.size());
-    auto hex = [](char c) -> int {
-        if (c >= '0' && c <= '9')
-            return c - '0';
-        if (c >= 'a' && c <= 'f')
-            return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F')
-            return c - 'A' + 10;
-        return -1;
-    };
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '%') {
-            if (i + 2 >= s.size() || hex(s[i + 1]) < 0 || hex(s[i + 2]) < 0)
-                return std::nullopt;
-            out.push_back(static_cast<char>(hex(s[i + 1]) * 16 + hex(s[i + 2])));
-            i += 2;
-        } else if (plus_is_space && s[i] == '+') {
-            out.push_back(' ');
-        } else {
-            out.push_back(s[i]);
-        }
-    }
-    return out;
-}
-
-inline path_params parse_query(std::string_view query) {
-    path_params out;
-    while (!query.empty()) {
-        auto const amp = query.find('&');
-        std::string_view const pair = query.substr(0, amp);
-        query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
-        if (pair.empty())
-            continue;
-        auto const eq = pair.find('=');
-        auto key = percent_decode(pair.substr(0, eq), true);
-        auto value = percent_decode(eq == std::string_view::npos ? "" : pair.substr(eq + 1), true);
-        if (key && value && !key->empty())
-            out.emplace_back(std::move(*key), std::move(*value));
-    }
-    return out;
-}
-
 template <class Target>
 void basic_router<Target>::add(boost::beast::http::verb method, std::string_view pattern,
                                Target target) {
@@ -80,7 +38,7 @@ typename basic_router<Target>::match basic_router<Target>::find(boost::beast::ht
     std::vector<std::string> segs;
     segs.reserve(raw.size());
     for (auto s : raw) {
-        auto d = percent_decode(s);
+        auto d = util::percent_decode(s);
         if (!d)
             return m; // a malformed escape matches nothing: 404
         segs.push_back(std::move(*d));

@@ -1,18 +1,171 @@
 #pragma once
-// The provider catalog: what the gateway knows about each provider independent of where its
-// upstream lives (names, verticals, order types, upstream budgets), and the probe each
-// provider's health check performs.
+/**
+ * @file provider.hpp
+ * The provider seam: one interface per capability, a provider object bundling what one provider
+ * offers per network, and the registry that resolves (alias, vertical, testnet) to an
+ * implementation or the contract's 404 PROVIDER_NOT_FOUND.
+ *
+ * Generic routes (routes/) parse and validate a request with the SDK's code, resolve the
+ * capability through the registry, call it and render its typed result; they never name a
+ * provider. Everything a provider knows about its upstream (wire protocol, market universe,
+ * signing rules, error texts) lives in its own folder, providers/<alias>/, behind these
+ * interfaces, and talks to the upstream only through an `upstream_channel`.
+ *
+ * Every method takes the SDK's parameter structs (already validated by the route: CONTRACT §2,
+ * fields before markets) and a `call_context`; it answers the SDK's typed result or a contract
+ * error (MARKET_NOT_FOUND, DEX_NOT_FOUND, upstream errors...). Implementations are per network:
+ * a testnet object talks to the testnet upstream only.
+ */
 #include "config.hpp"
 #include "health.hpp"
+#include "http/context.hpp"
+#include "trading/nonce_guard.hpp"
 
+#include <gateway/result.hpp>
+#include <gateway/sign/keccak.hpp>
+#include <gateway/types/account.hpp>
+#include <gateway/types/address.hpp>
 #include <gateway/types/enums.hpp>
+#include <gateway/types/market.hpp>
+#include <gateway/types/orders.hpp>
+#include <gateway/types/provider.hpp>
+#include <gateway/types/rwas.hpp>
+#include <gateway/validate/validate.hpp>
 
+#include <boost/asio/awaitable.hpp>
+#include <boost/json/value.hpp>
+
+#include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
+
+namespace gateway::net {
+class http_client;
+}
 
 namespace gateway::server {
 
+template <class T>
+using async_result = boost::asio::awaitable<result<T>>;
+
+/// Perps market data and account reads (spec 4.2, 4.3; CONTRACT §4).
+class perps_reads {
+public:
+    virtual ~perps_reads() = default;
+    /// Prices of perps symbols (spec 2.9; CONTRACT §1: perps symbols only).
+    virtual async_result<price_map> prices(call_context const& ctx, prices_params const& p) = 0;
+    /// The markets with their signing and trading rules (CONTRACT §4 markets listing).
+    virtual async_result<std::vector<market_info>> markets(call_context const& ctx) = 0;
+    virtual async_result<std::vector<trade>> trades(call_context const& ctx,
+                                                    std::string const& symbol,
+                                                    trades_params const& p) = 0;
+    virtual async_result<std::vector<candle>> candles(call_context const& ctx,
+                                                      std::string const& symbol,
+                                                      candles_params const& p) = 0;
+    virtual async_result<orderbook> book(call_context const& ctx, std::string const& symbol,
+                                         orderbook_params const& p) = 0;
+    virtual async_result<account_summary> account(call_context const& ctx, address const& user) = 0;
+    virtual async_result<std::vector<position>> positions(call_context const& ctx,
+                                                          address const& user) = 0;
+    virtual async_result<std::vector<open_order>> open_orders(call_context const& ctx,
+                                                              address const& user) = 0;
+    virtual async_result<std::vector<fill>> fills(call_context const& ctx, address const& user,
+                                                  fills_params const& p) = 0;
+};
+
+/// Spot reads (spec 4.4, 2.11; CONTRACT §4 markets listing).
+class spot_reads {
+public:
+    virtual ~spot_reads() = default;
+    /// Prices of spot pairs by `BASE/QUOTE` (spec 2.9's map).
+    virtual async_result<price_map> prices(call_context const& ctx) = 0;
+    virtual async_result<std::vector<market_info>> markets(call_context const& ctx) = 0;
+    virtual async_result<std::vector<spot_balance>> balances(call_context const& ctx,
+                                                             address const& user) = 0;
+};
+
+/// Real-world-asset reads (spec 4.5; CONTRACT §4 dexes and rwas markets).
+class rwas_reads {
+public:
+    virtual ~rwas_reads() = default;
+    /// The provider's real-world-asset markets (CONTRACT §4: the dex detail's market items).
+    virtual async_result<std::vector<dex_market>> markets(call_context const& ctx) = 0;
+    virtual async_result<std::vector<dex>> dexes(call_context const& ctx) = 0;
+    virtual async_result<dex_detail> detail(call_context const& ctx, std::string const& name) = 0;
+    virtual async_result<dex_status> status(call_context const& ctx, std::string const& name) = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Signed trading (alpha, beta: EIP-712 signed by the client, verified by the gateway)
+
+/// The three signed write operations of CONTRACT §5-6 (spot orders share the place body).
+using signed_request = std::variant<place_order_request, cancel_order_request, set_leverage_request>;
+/// Their results (CONTRACT §5).
+using write_result = std::variant<place_result, cancel_result, leverage_result>;
+
+/// Whether a derivation serves the write itself or a typed-data request, which may leave out
+/// what the provider can fill in (alpha: the worst price of a market order; CONTRACT §5).
+enum class derive_mode { write, typed_data };
+
+/// A write derived to its upstream form: what the client signs and the provider sends.
+struct derived_write {
+    /// The canonical request: typed-data's `params` (defaults filled in).
+    signed_request request;
+    /// The `eth_signTypedData_v4` JSON the client signs, and its EIP-712 digest.
+    boost::json::value typed_data;
+    sign::hash256 digest{};
+    /// The provider's own upstream form (alpha: the L1 action; beta: the parameter string).
+    std::shared_ptr<void const> upstream;
+};
+
+/**
+ * A provider's hooks into the one signed-write pipeline (trading/signed_write.hpp), which owns
+ * CONTRACT §2's order of checks: body, order type, fields, then these hooks, each before any
+ * upstream order request.
+ */
+class signed_trading {
+public:
+    virtual ~signed_trading() = default;
+
+    /// Whether the provider takes `type` on `v` (else 400 UNSUPPORTED_ORDER_TYPE).
+    virtual bool supports(vertical v, order_type type) const = 0;
+
+    /**
+     * The market (404 MARKET_NOT_FOUND), its rules (400 VALIDATION_ERROR for tick, lot and
+     * minimum; MAX_LEVERAGE_EXCEEDED) and the deterministic derivation (CONTRACT §6.1, §6.2),
+     * with defaults filled in for `derive_mode::typed_data`.
+     */
+    virtual async_result<derived_write> derive(call_context const& ctx, vertical v,
+                                               signed_request request, derive_mode mode) = 0;
+
+    /// Whether `signer` (recovered from the signature) may act for `wallet`: the wallet itself
+    /// or an agent the upstream reports for it (alpha), the body's `signer` (beta).
+    virtual async_result<bool> authorized(call_context const& ctx, derived_write const& w,
+                                          address const& wallet, address const& signer) = 0;
+
+    /// A hint for the SIGNATURE_ERROR message: what to check on this network.
+    virtual std::string signature_hint(bool testnet) const = 0;
+
+    /// The nonce window (CONTRACT §2: alpha 2 days back to 1 day ahead; beta 10 s).
+    virtual nonce_window window() const = 0;
+
+    /**
+     * Sends the verified write once, never retried, and maps the answer (CONTRACT §5, §2:
+     * ORDER_REJECTED, ORDER_NOT_FOUND...). A write that never left answers PROVIDER_UNAVAILABLE;
+     * a timeout or a connection broken after sending answers UPSTREAM_TIMEOUT or UPSTREAM_ERROR
+     * with `details.outcomeUnknown` (the pipeline words the message).
+     */
+    virtual async_result<write_result> send(call_context const& ctx, derived_write const& w,
+                                            std::string const& signature) = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
+// The provider object and the registry
+
+/// A provider's catalog row (spec 2.1, 2.2): independent of where its upstream lives.
 struct provider_info {
     std::string id;
     std::string name;
@@ -26,14 +179,72 @@ struct provider_info {
     std::string docs_url;
 };
 
-/// All providers, in the order the API lists them.
-std::vector<provider_info> const& provider_catalog();
+/// What one provider offers on one network; null where a capability does not exist.
+struct network_capabilities {
+    std::shared_ptr<perps_reads> perps;
+    std::shared_ptr<spot_reads> spot;
+    std::shared_ptr<rwas_reads> rwas;
+    std::shared_ptr<signed_trading> trading;
+};
 
-/// The provider with this alias, or nullptr.
-provider_info const* find_provider(std::string_view id);
+/// One provider module (providers/<alias>/): catalog row, health probe, and its capabilities per
+/// network.
+struct provider_module {
+    provider_info info;
+    upstream_endpoints endpoints; ///< as configured (provider detail)
+    probe_target probe;           ///< its mainnet health probe
+    network_capabilities live;
+    network_capabilities testnet; ///< empty when `info.testnet` is false
+    /// Background work (market refresh loops): started with the server, stopped before it.
+    std::function<void()> start;
+    std::function<void()> stop;
+    /// Provider-specific additions to its detail (spec 2.2), e.g. beta's `readSigner`.
+    std::function<void(provider_detail&)> describe;
 
-/// The health probe of each configured provider (its mainnet upstream).
-/// Throws std::runtime_error for an unparseable upstream address (a start-up failure).
-std::vector<probe_target> make_probe_targets(server_config const& cfg);
+    network_capabilities const& on(bool testnet_network) const {
+        return testnet_network ? testnet : live;
+    }
+};
+
+/// 404 NOT_FOUND: the provider has the vertical but not this endpoint (yet).
+api_error endpoint_not_available(std::string_view alias);
+
+/// What a provider factory gets from the composition root.
+struct provider_deps {
+    boost::asio::any_io_executor executor;
+    net::http_client& http;
+    util::clock const& clock;
+    server_config const& config;
+};
+
+/**
+ * (alias, vertical, testnet) -> capability, or 404 PROVIDER_NOT_FOUND with the contract's
+ * message. The only place that decides which providers exist.
+ */
+class registry {
+public:
+    void add(std::shared_ptr<provider_module> p);
+
+    /// Every provider, in registration (listing) order.
+    std::vector<std::shared_ptr<provider_module>> const& all() const noexcept { return providers_; }
+    /// The provider with this alias, or nullptr.
+    provider_module const* find(std::string_view alias) const;
+    /// PROVIDER_NOT_FOUND for an unknown alias, naming the known ones.
+    api_error unknown(std::string_view alias) const;
+
+    result<perps_reads*> perps(std::string_view alias, bool testnet) const;
+    result<spot_reads*> spot(std::string_view alias, bool testnet) const;
+    result<rwas_reads*> rwas(std::string_view alias, bool testnet) const;
+    result<signed_trading*> trading(std::string_view alias, vertical v, bool testnet) const;
+
+private:
+    /// The capabilities of (alias, vertical, testnet), or the 404.
+    result<network_capabilities const*> resolve(std::string_view alias, vertical v,
+                                                bool testnet) const;
+    std::vector<std::shared_ptr<provider_module>> providers_;
+};
+
+/// The detail (spec 2.2) of a provider, its endpoints and its `describe` additions.
+provider_detail detail_of(provider_module const& p);
 
 } // namespace gateway::server

@@ -1,89 +1,108 @@
-#include "providers.hpp"
-
-#include <stdexcept>
+#include "providers/provider.hpp"
 
 namespace gateway::server {
 
-std::vector<provider_info> const& provider_catalog() {
-    static std::vector<provider_info> const catalog{
-        {"alpha",
-         "Alpha",
-         "Perpetual futures, spot and builder-deployed real-world-asset perp dexes, with "
-         "EIP-712 signed trading by an approved agent wallet.",
-         {vertical::perps, vertical::spot, vertical::rwas},
-         true,
-         auth_model::eip712,
-         {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit},
-         1200,
-         60,
-         "https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api"},
-        {"beta",
-         "Beta",
-         "Perpetual futures (including stock and commodity perps) and spot quoted in a stable "
-         "asset, with EIP-712 signed requests in the provider's own domain.",
-         {vertical::perps, vertical::spot, vertical::rwas},
-         true,
-         auth_model::eip712,
-         {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit,
-          order_type::trailing_stop},
-         2400,
-         60,
-         "https://github.com/asterdex/api-docs"},
-        {"gamma",
-         "Gamma",
-         "Prediction markets: events with binary outcome markets traded on a central limit "
-         "order book, with HMAC API credentials.",
-         {vertical::predictions},
-         false,
-         auth_model::hmac,
-         {order_type::limit},
-         9000,
-         10,
-         "https://docs.polymarket.com"},
-    };
-    return catalog;
+void registry::add(std::shared_ptr<provider_module> p) {
+    providers_.push_back(std::move(p));
 }
 
-provider_info const* find_provider(std::string_view id) {
-    for (auto const& p : provider_catalog())
-        if (p.id == id)
-            return &p;
+provider_module const* registry::find(std::string_view alias) const {
+    for (auto const& p : providers_)
+        if (p->info.id == alias)
+            return p.get();
     return nullptr;
 }
 
-std::vector<probe_target> make_probe_targets(server_config const& cfg) {
-    auto url_of = [](std::string const& provider, std::string const& text) {
-        auto u = net::url::parse(text);
-        if (!u)
-            throw std::runtime_error("upstream address of " + provider + " is not a URL: " + text);
-        return *u;
-    };
-    std::vector<probe_target> out;
-    auto const& alpha = cfg.providers.at("alpha");
-    out.push_back({"alpha",
-                   url_of("alpha", alpha.base_url),
-                   boost::beast::http::verb::post,
-                   "/info",
-                   R"({"type":"exchangeStatus"})",
-                   "POST /info {\"type\":\"exchangeStatus\"} (exchange status, weight 2)",
-                   {}});
-    auto const& beta = cfg.providers.at("beta");
-    out.push_back({"beta",
-                   url_of("beta", beta.base_url),
-                   boost::beast::http::verb::get,
-                   "/fapi/v3/ping",
-                   "",
-                   "GET /fapi/v3/ping (futures REST connectivity, weight 1)",
-                   {}});
-    auto const& gamma = cfg.providers.at("gamma");
-    out.push_back({"gamma",
-                   url_of("gamma", gamma.clob_base_url),
-                   boost::beast::http::verb::get,
-                   "/",
-                   "",
-                   "GET / on the order-book (CLOB) API (liveness, answers \"OK\")",
-                   {}});
-    return out;
+api_error registry::unknown(std::string_view alias) const {
+    std::string known;
+    for (auto const& p : providers_)
+        known += (known.empty() ? "" : ", ") + p->info.id;
+    return make_error(errc::provider_not_found,
+                      "Unknown provider '" + std::string(alias) + "'; known providers: " + known +
+                          ".");
+}
+
+result<network_capabilities const*> registry::resolve(std::string_view alias, vertical v,
+                                                      bool testnet) const {
+    auto const* p = find(alias);
+    bool has_vertical = false;
+    if (p)
+        for (auto pv : p->info.verticals)
+            has_vertical = has_vertical || pv == v;
+    if (!p || !has_vertical || (testnet && !p->info.testnet))
+        return make_error(errc::provider_not_found, "Provider '" + std::string(alias) +
+                                                        "' does not offer " +
+                                                        std::string(to_string(v)) +
+                                                        (testnet ? " on testnet." : "."));
+    return &p->on(testnet);
+}
+
+namespace {
+
+/// The capability `member` of `caps`; 404 PROVIDER_NOT_FOUND from `caps`, or 404 NOT_FOUND when
+/// the provider lacks this one endpoint.
+template <class C>
+result<C*> capability(result<network_capabilities const*> caps,
+                      std::shared_ptr<C> network_capabilities::*member, std::string_view alias) {
+    if (!caps)
+        return caps.error();
+    if (auto const& c = (*caps)->*member)
+        return c.get();
+    // The route exists, the provider's part of it does not.
+    return endpoint_not_available(alias);
+}
+
+} // namespace
+
+api_error endpoint_not_available(std::string_view alias) {
+    return make_error(errc::not_found,
+                      "This endpoint is not available for provider '" + std::string(alias) +
+                          "' yet.");
+}
+
+result<perps_reads*> registry::perps(std::string_view alias, bool testnet) const {
+    return capability(resolve(alias, vertical::perps, testnet), &network_capabilities::perps,
+                      alias);
+}
+
+result<spot_reads*> registry::spot(std::string_view alias, bool testnet) const {
+    return capability(resolve(alias, vertical::spot, testnet), &network_capabilities::spot, alias);
+}
+
+result<rwas_reads*> registry::rwas(std::string_view alias, bool testnet) const {
+    return capability(resolve(alias, vertical::rwas, testnet), &network_capabilities::rwas, alias);
+}
+
+result<signed_trading*> registry::trading(std::string_view alias, vertical v,
+                                          bool testnet) const {
+    return capability(resolve(alias, v, testnet), &network_capabilities::trading, alias);
+}
+
+provider_detail detail_of(provider_module const& p) {
+    auto const& info = p.info;
+    auto const& up = p.endpoints;
+    provider_detail d;
+    static_cast<gateway::provider&>(d) = {info.id,      info.name, info.verticals,
+                                          info.testnet, info.auth, info.description};
+    for (auto v : info.verticals) {
+        vertical_detail vd;
+        vd.vertical = v;
+        vd.base_url = up.base_url;
+        vd.ws_url = up.ws_url;
+        if (info.testnet) {
+            vd.testnet_base_url = up.testnet_base_url;
+            vd.testnet_ws_url = up.testnet_ws_url;
+        }
+        if (!up.clob_base_url.empty())
+            vd.clob_base_url = up.clob_base_url;
+        d.vertical_details.push_back(std::move(vd));
+    }
+    d.order_types = info.order_types;
+    d.rate_limit = {info.rate_requests, info.rate_window_seconds};
+    d.docs_url = info.docs_url;
+    if (p.describe)
+        p.describe(d);
+    return d;
 }
 
 } // namespace gateway::server

@@ -1,105 +1,107 @@
-// Market data routes shared by the perps providers: prices (spec 2.9, 4.2, 4.3; CONTRACT §1:
-// perps symbols only), under /v1/ and /v1/testnet/ (CONTRACT §7). alpha's own reads live in
-// alpha_routes.cpp.
-#include "alpha_routes.hpp"
-#include "providers.hpp"
-#include "services.hpp"
-#include "upstream.hpp"
-
-#include <gateway/types/decimal.hpp>
-#include <gateway/types/market.hpp>
-
-#include <boost/json/serialize.hpp>
-#include <boost/json/value_from.hpp>
+// Market data routes (spec 2.7-2.9, 4.2, 4.3; CONTRACT §1, §4), each under /v1/ and /v1/testnet/
+// (CONTRACT §7): provider (404), parameters (400), then the provider's read, which knows its
+// markets (MARKET_NOT_FOUND) and its upstream.
+#include "providers/provider.hpp"
+#include "routes/routes.hpp"
 
 namespace gateway::server {
 
-namespace http = boost::beast::http;
-
-result<provider_info const*> provider_for(request_context const& ctx, vertical v) {
-    auto const& id = ctx.param("provider");
-    auto const* info = find_provider(id);
-    bool has_vertical = false;
-    if (info)
-        for (auto pv : info->verticals)
-            has_vertical = has_vertical || pv == v;
-    if (!info || !has_vertical || (ctx.testnet && !info->testnet))
-        return make_error(errc::provider_not_found, "Provider '" + id + "' does not offer " +
-                                                        std::string(to_string(v)) +
-                                                        (ctx.testnet ? " on testnet." : "."));
-    return info;
-}
-
 namespace {
 
-net::url base_of(services const& s, std::string const& provider, bool testnet) {
-    auto const& up = s.config.providers.at(provider);
-    return *net::url::parse(testnet ? up.testnet_base_url : up.base_url);
+namespace asio = boost::asio;
+using verb = boost::beast::http::verb;
+
+asio::awaitable<result<reply>> prices(registry const& providers, request_context& ctx) {
+    auto reads = providers.perps(ctx.param("provider"), ctx.testnet);
+    if (!reads)
+        co_return reads.error();
+    auto params = prices_params::from_query(ctx.query_lookup());
+    if (!params)
+        co_return params.error();
+    co_return render(co_await (*reads)->prices(ctx.call(), *params));
 }
 
-/// beta `ticker/price` -> prices keyed by base asset (BTCUSDT -> BTC).
-result<price_map> beta_prices(boost::json::value const& body) {
-    auto const* arr = body.if_array();
-    if (!arr)
-        return make_error(errc::upstream_error, "The beta upstream answered an unexpected shape.");
-    price_map out;
-    for (auto const& item : *arr) {
-        auto const* o = item.if_object();
-        auto const* sym = o ? o->if_contains("symbol") : nullptr;
-        auto const* px = o ? o->if_contains("price") : nullptr;
-        if (!sym || !sym->is_string() || !px)
-            return make_error(errc::upstream_error,
-                              "The beta upstream answered an unexpected ticker.");
-        std::string_view s = sym->get_string();
-        if (s.size() <= 4 || s.substr(s.size() - 4) != "USDT")
-            continue; // not quoted in the stable asset: no normalized symbol
-        auto d = decimal::from_json_lenient(*px);
-        if (!d)
-            return make_error(errc::upstream_error, "The beta upstream answered an unparseable "
-                                                    "price for " +
-                                                        std::string(s) + ".");
-        out.emplace(std::string(s.substr(0, s.size() - 4)), std::move(*d));
-    }
-    return out;
+asio::awaitable<result<reply>> spot_prices(registry const& providers, request_context& ctx) {
+    auto reads = providers.spot(ctx.param("provider"), ctx.testnet);
+    if (!reads)
+        co_return reads.error();
+    co_return render(co_await (*reads)->prices(ctx.call()));
 }
 
-boost::asio::awaitable<result<reply>> prices(services& s, request_context& ctx) {
-    auto info = provider_for(ctx, vertical::perps);
-    if (!info)
-        co_return info.error();
-    std::string const& id = (*info)->id;
-    upstream_request req;
-    req.provider = id;
-    req.base = base_of(s, id, ctx.testnet);
-    req.timeout = s.config.upstream_timeout;
-    result<price_map> mapped = make_error(errc::internal_error, "Internal error.");
-    if (id == "alpha") {
-        mapped = co_await alpha_prices(s, ctx);
-    } else {
-        req.target = "/fapi/v3/ticker/price";
-        auto answer = co_await call_upstream_json(s.upstream, req);
-        if (!answer)
-            co_return answer.error();
-        mapped = beta_prices(*answer);
+asio::awaitable<result<reply>> markets(registry const& providers, request_context& ctx, vertical v) {
+    auto const& alias = ctx.param("provider");
+    if (v == vertical::spot) {
+        auto reads = providers.spot(alias, ctx.testnet);
+        if (!reads)
+            co_return reads.error();
+        co_return render(co_await (*reads)->markets(ctx.call()));
     }
-    if (!mapped)
-        co_return mapped.error();
-    reply out;
-    out.body = boost::json::value_from(*mapped);
-    co_return out;
+    auto reads = providers.perps(alias, ctx.testnet);
+    if (!reads)
+        co_return reads.error();
+    co_return render(co_await (*reads)->markets(ctx.call()));
+}
+
+/// The common start of a market read: the provider's perps reads and the checked parameters.
+template <class Params>
+struct market_read {
+    perps_reads* reads = nullptr;
+    Params params;
+};
+
+template <class Params>
+result<market_read<Params>> begin(registry const& providers, request_context const& ctx) {
+    auto reads = providers.perps(ctx.param("provider"), ctx.testnet);
+    if (!reads)
+        return reads.error();
+    auto params = Params::from_query(ctx.query_lookup());
+    if (!params)
+        return params.error();
+    return market_read<Params>{*reads, std::move(*params)};
+}
+
+asio::awaitable<result<reply>> trades(registry const& providers, request_context& ctx) {
+    auto r = begin<trades_params>(providers, ctx);
+    if (!r)
+        co_return r.error();
+    co_return render(co_await r->reads->trades(ctx.call(), ctx.param("symbol"), r->params));
+}
+
+asio::awaitable<result<reply>> candles(registry const& providers, request_context& ctx) {
+    auto r = begin<candles_params>(providers, ctx);
+    if (!r)
+        co_return r.error();
+    co_return render(co_await r->reads->candles(ctx.call(), ctx.param("symbol"), r->params));
+}
+
+asio::awaitable<result<reply>> orderbook(registry const& providers, request_context& ctx) {
+    auto r = begin<orderbook_params>(providers, ctx);
+    if (!r)
+        co_return r.error();
+    co_return render(co_await r->reads->book(ctx.call(), ctx.param("symbol"), r->params));
 }
 
 } // namespace
 
-void add_vertical_route(router& r, http::verb method, std::string const& pattern,
-                        route_handler const& handler) {
-    r.add(method, "/v1" + pattern, handler);
-    r.add(method, "/v1/testnet" + pattern, handler);
-}
-
-void add_market_routes(router& r, services& s) {
-    add_vertical_route(r, http::verb::get, "/perps/{provider}/prices",
-                       [&s](request_context& ctx) { return prices(s, ctx); });
+void add_market_routes(router& r, registry const& providers) {
+    using handler = asio::awaitable<result<reply>> (*)(registry const&, request_context&);
+    auto add = [&](std::string const& pattern, handler h) {
+        add_vertical_route(r, verb::get, pattern,
+                           [&providers, h](request_context& ctx) { return h(providers, ctx); });
+    };
+    add("/perps/{provider}/prices", prices);
+    add("/spot/{provider}/prices", spot_prices);
+    add("/perps/{provider}/markets/{symbol}/trades", trades);
+    add("/perps/{provider}/markets/{symbol}/candles", candles);
+    add("/perps/{provider}/markets/{symbol}/orderbook", orderbook);
+    add_vertical_route(r, verb::get, "/perps/{provider}/markets",
+                       [&providers](request_context& ctx) {
+                           return markets(providers, ctx, vertical::perps);
+                       });
+    add_vertical_route(r, verb::get, "/spot/{provider}/markets",
+                       [&providers](request_context& ctx) {
+                           return markets(providers, ctx, vertical::spot);
+                       });
 }
 
 } // namespace gateway::server

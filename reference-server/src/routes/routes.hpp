@@ -1,62 +1,58 @@
 #pragma once
-// What route handlers may use: the immutable configuration and the shared services. Each
-// route file registers its routes through one function taking these.
-#include "app.hpp"
-#include "auth/accounts.hpp"
-#include "config.hpp"
-#include "health.hpp"
-#include "providers.hpp"
+/**
+ * @file routes.hpp
+ * The generic routes and what they may use. A route parses and validates its request with the
+ * SDK's code, resolves the provider's capability through the registry, calls it and renders the
+ * typed answer, keeping CONTRACT §2's order of checks; no route names a provider.
+ */
+#include "http/context.hpp"
 
-#include <gateway/net/http_client.hpp>
+#include <gateway/util/clock.hpp>
+
+#include <boost/json/value_from.hpp>
 
 namespace gateway::server {
 
-namespace alpha {
-class adapter;
+struct server_config;
+class health_monitor;
+class registry;
+class signed_write_pipeline;
+namespace auth {
+class account_service;
 }
-class nonce_guard;
 
-using router = basic_router<route_handler>;
-
+/// What the public routes and the account pages use; it outlives the router.
 struct services {
     server_config const& config;
     health_monitor& health;
-    net::http_client& upstream;
     auth::account_service& accounts;
-    alpha::adapter& alpha_live;
-    alpha::adapter& alpha_testnet;
-    nonce_guard& nonces; ///< the replay guard of signed writes (`<data-dir>/nonces.journal`)
-
-    alpha::adapter& alpha(bool testnet) const { return testnet ? alpha_testnet : alpha_live; }
+    registry const& providers;
 };
 
-/// The provider a vertical route names, if it has that vertical (and a testnet when the path
-/// is under /v1/testnet/). @par Errors PROVIDER_NOT_FOUND.
-result<provider_info const*> provider_for(request_context const& ctx, vertical v);
+/// A typed answer as a JSON reply, or its error.
+template <class T>
+result<reply> render(result<T> const& r) {
+    if (!r)
+        return r.error();
+    return json_reply(boost::json::value_from(*r));
+}
 
-/// A strict JSON object body: 415 UNSUPPORTED_MEDIA_TYPE without application/json, 400
-/// INVALID_JSON when it is not JSON or not an object.
-result<boost::json::value> json_body(net::request const& req);
+/// What the trading routes use.
+struct trading_env {
+    registry const& providers;
+    signed_write_pipeline& pipeline;
+};
 
 /// spec 4.1: providers and health.
 void add_public_routes(router& r, services& s);
-
-/// Registers a vertical route under `/v1` + pattern and `/v1/testnet` + pattern (CONTRACT §7);
-/// the handler reads `ctx.testnet`.
-void add_vertical_route(router& r, boost::beast::http::verb method, std::string const& pattern,
-                        route_handler const& handler);
-
-/// Market data: prices (more with the provider issues).
-void add_market_routes(router& r, services& s);
-
-/// Provider alpha's reads (spec 4.2, 4.4, 4.5; CONTRACT §4): account, positions, orders, fills,
-/// trades, candles, orderbook, spot balances, rwas dexes.
-void add_alpha_routes(router& r, services& s);
-
-/// Provider alpha's signed writes (spec 4.2 writes, 4.4 spot order; CONTRACT §5-6): place,
-/// cancel, leverage, spot place/cancel, typed-data.
-void add_alpha_trading_routes(router& r, services& s);
-
+/// Market data (spec 4.2, 4.3; CONTRACT §4): prices, markets, trades, candles, orderbook.
+void add_market_routes(router& r, registry const& providers);
+/// Account reads (spec 4.2-4.4; CONTRACT §4): summary, positions, orders, fills, spot balances.
+void add_account_read_routes(router& r, registry const& providers);
+/// Real-world-asset dexes (spec 4.5; CONTRACT §4).
+void add_rwas_routes(router& r, registry const& providers);
+/// Signed writes and typed-data (CONTRACT §5-6).
+void add_trading_routes(router& r, trading_env& env);
 /// Spec 5.1 / CONTRACT §9: the settings pages (`/account...`, HTML) and the JSON account API
 /// (`/v1/account/...`, session cookie + X-CSRF-Token).
 void add_account_routes(router& r, services& s);

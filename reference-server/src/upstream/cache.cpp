@@ -1,4 +1,4 @@
-#include "upstream_cache.hpp"
+#include "upstream/cache.hpp"
 
 #include <algorithm>
 
@@ -53,6 +53,12 @@ void weight_budget::charge(std::uint32_t weight, clock::time_point now) {
     // Keep the bookings sorted: a charge lands after any booking already made for later.
     auto const at = booked_.empty() ? now : std::max(now, booked_.back().first);
     booked_.emplace_back(at, weight);
+}
+
+void weight_budget::observe_used(std::uint32_t upstream_used, clock::time_point now) {
+    auto const local = used(now);
+    if (upstream_used > local)
+        charge(upstream_used - local, now);
 }
 
 weight_budget::clock::duration weight_budget::time_until(std::uint32_t weight,

@@ -3,6 +3,7 @@
 // weight per 60 s) and a cache that serves market-data reads for a short while and lets
 // identical in-flight reads share one upstream call.
 #include <gateway/result.hpp>
+#include <gateway/util/clock.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
@@ -51,6 +52,12 @@ public:
                                            clock::duration max_wait);
     /// Books `weight` now, whatever the window holds (costs only learned from an answer).
     void charge(std::uint32_t weight, clock::time_point now);
+    /**
+     * Follows the upstream's own count of the window's weight (e.g. `X-MBX-USED-WEIGHT-1M`):
+     * when it is above the local count (another client of the same IP, a restart), the
+     * difference is booked now, so the gateway never outruns the upstream's limit.
+     */
+    void observe_used(std::uint32_t upstream_used, clock::time_point now);
     /// How long until `weight` could be booked without waiting (Retry-After).
     clock::duration time_until(std::uint32_t weight, clock::time_point now) const;
     /// Weight booked in the window ending at `now` (bookings in the future included).
@@ -102,9 +109,12 @@ public:
         void finish(value_ptr v);
     };
 
-    explicit coalescing_cache(boost::asio::any_io_executor ex, std::size_t max_entries = 4096)
+    /// @param time the clock of TTLs (tests inject one).
+    explicit coalescing_cache(boost::asio::any_io_executor ex, std::size_t max_entries = 4096,
+                              util::clock const& time = util::default_clock())
         : ex_(std::move(ex))
-        , max_entries_(max_entries) {}
+        , max_entries_(max_entries)
+        , time_(time) {}
 
     /// Starts (or joins, or answers from cache) the read of `key`; `wait()` on the result.
     std::shared_ptr<flight> start(std::string const& key, std::chrono::milliseconds ttl,
@@ -133,6 +143,7 @@ private:
 
     boost::asio::any_io_executor ex_;
     std::size_t max_entries_;
+    util::clock const& time_;
     std::mutex m_;
     std::unordered_map<std::string, entry> entries_;
 };
@@ -174,7 +185,7 @@ void coalescing_cache<T>::flight::finish(value_ptr v) {
 template <class T>
 std::shared_ptr<typename coalescing_cache<T>::flight>
 coalescing_cache<T>::start(std::string const& key, std::chrono::milliseconds ttl, fetch_fn fetch) {
-    auto const now = clock::now();
+    auto const now = time_.steady_now();
     std::shared_ptr<flight> f;
     {
         std::lock_guard lock(m_);
@@ -217,7 +228,7 @@ coalescing_cache<T>::run_flight(coalescing_cache* self, std::string key,
         if (it != self->entries_.end() && it->second.current == f) {
             if (*v && ttl.count() > 0) {
                 it->second.done = true;
-                it->second.fresh_until = clock::now() + ttl;
+                it->second.fresh_until = self->time_.steady_now() + ttl;
             } else {
                 self->entries_.erase(it);
             }

@@ -1,32 +1,145 @@
 #pragma once
-// One upstream call, with its failures mapped to the contract (CONTRACT §2): no answer in time
-// is 504 UPSTREAM_TIMEOUT, an unreachable or rate-limiting upstream 503 PROVIDER_UNAVAILABLE,
-// an error status or an unparseable body 502 UPSTREAM_ERROR. Messages name the provider, never
-// the upstream's internals.
-#include <gateway/net/http_client.hpp>
-#include <gateway/result.hpp>
+/**
+ * @file channel.hpp
+ * The one way the gateway talks to an upstream (CONTRACT §2, §3): every provider's calls, reads
+ * and writes, go through an `upstream_channel`, one per (provider, network, upstream host).
+ *
+ * A channel owns the upstream economy and the one error mapping:
+ * - a sliding-window weight budget (reads and writes wait up to `max_budget_wait` for it, then
+ *   503 PROVIDER_UNAVAILABLE with `Retry-After`), corrected by the upstream's own count when it
+ *   reports one (`used_weight_header`);
+ * - a short cache for market data and coalescing of identical in-flight reads (by `key`);
+ * - the call itself with its deadline: no answer in time is 504 UPSTREAM_TIMEOUT, an unreachable
+ *   upstream or a 429/418 is 503 PROVIDER_UNAVAILABLE (with the upstream's `Retry-After`), a
+ *   broken connection 502 UPSTREAM_ERROR (a write's with `details.outcomeUnknown`), a body that
+ *   is not JSON 502. Messages name the provider, never the upstream's internals.
+ *
+ * What an answer *means* (an upstream error code, an order refused) is the provider's to map: a
+ * read's non-2xx answer goes through `channel_options::read_error`, a write's answer is handed
+ * back whole (`upstream_answer`).
+ */
+#include "upstream/cache.hpp"
 
+#include <gateway/net/url.hpp>
+#include <gateway/result.hpp>
+#include <gateway/util/clock.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
+#include <boost/beast/http/verb.hpp>
 #include <boost/json/value.hpp>
 
 #include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
+
+namespace gateway::net {
+class http_client;
+}
 
 namespace gateway::server {
 
-struct upstream_request {
-    std::string provider; ///< for messages
-    net::url base;
-    boost::beast::http::verb method = boost::beast::http::verb::get;
-    std::string target; ///< path (+ query) under `base`
-    std::string body;   ///< JSON body, if any
-    std::chrono::milliseconds timeout{10000};
-    bool idempotent = true; ///< reads; writes are never retried
+/// What an upstream answered (any HTTP status but 429/418, which the channel maps itself).
+struct upstream_answer {
+    unsigned status = 0;
+    /// The body parsed as JSON; null when it is empty or not JSON (see `text`).
+    boost::json::value body;
+    /// The raw body when it is not JSON (plain-text errors), else empty.
+    std::string text;
 };
 
-/// Sends the request and parses a 2xx JSON answer. A write (`idempotent` false) whose connection
-/// broke after it was sent is 502 UPSTREAM_ERROR with `details.outcomeUnknown` true.
-boost::asio::awaitable<result<boost::json::value>> call_upstream_json(net::http_client& client,
-                                                                      upstream_request req);
+struct channel_options {
+    std::string name; ///< "alpha", "alpha testnet": for messages and logs
+    net::url base;    ///< scheme, host, port and base path of the upstream
+    std::chrono::milliseconds timeout{10000};
+    /// The budget the gateway keeps to: weight per window (CONTRACT §3).
+    std::uint32_t budget = 1200;
+    std::chrono::milliseconds window{60000};
+    /// How long a call may wait for budget before 503 PROVIDER_UNAVAILABLE.
+    std::chrono::milliseconds max_budget_wait{1000};
+    /// A response header carrying the upstream's own count of the window's weight (beta:
+    /// `X-MBX-USED-WEIGHT-1M`); the local count follows it upward. Empty: none.
+    std::string used_weight_header;
+    /// A read's non-2xx answer as a contract error. Default: 502 UPSTREAM_ERROR naming the
+    /// status.
+    std::function<api_error(upstream_answer const&)> read_error;
+};
+
+/// One upstream request.
+struct upstream_call {
+    boost::beast::http::verb method = boost::beast::http::verb::get;
+    std::string target;       ///< path (+ query) under the channel's base
+    std::string body;         ///< request body, if any
+    std::string content_type; ///< of `body`; default application/json when a body is set
+    /// Extra request headers (signed headers: never part of `key`, never logged).
+    std::vector<std::pair<std::string, std::string>> headers;
+    std::uint32_t weight = 1; ///< booked against the budget before sending
+    /// A read the HTTP client may resend once on a fresh connection when a pooled one turns
+    /// out stale (alpha's POST /info reads are); writes never are.
+    bool idempotent = true;
+    /// The cache and coalescing key; empty means method, target and body.
+    std::string key;
+    /// Weight learned from a successful answer (per-item surcharges), booked after it.
+    std::function<std::uint32_t(boost::json::value const&)> answer_weight;
+    /// Runs just before the request leaves, after the budget wait (signs with a fresh nonce).
+    std::function<void(upstream_call&)> finalize;
+};
+
+/**
+ * @par Thread safety
+ * All members may be called concurrently from any executor. Calls run detached on their own
+ * strand, so a caller that goes away never cancels a read others wait for, nor a write halfway.
+ */
+class upstream_channel : public std::enable_shared_from_this<upstream_channel> {
+public:
+    using json_result = result<boost::json::value>;
+    using json_ptr = std::shared_ptr<json_result const>;
+    using flight = coalescing_cache<boost::json::value>::flight;
+
+    upstream_channel(boost::asio::any_io_executor const& ex, net::http_client& http,
+                     util::clock const& time, channel_options options);
+
+    /**
+     * Starts (or joins, or answers from cache) a read; `wait()` on the flight. `ttl` > 0 serves
+     * an identical read from cache for that long; every read coalesces with an identical one in
+     * flight. A 2xx answer must be JSON; a non-2xx one is `read_error`'s.
+     */
+    std::shared_ptr<flight> start_read(upstream_call call, std::chrono::milliseconds ttl);
+    /// `start_read` then wait.
+    boost::asio::awaitable<json_ptr> read(upstream_call call, std::chrono::milliseconds ttl);
+
+    /**
+     * A write: sent once, never retried, whatever it answers (the provider maps the answer).
+     * @par Errors PROVIDER_UNAVAILABLE when nothing was sent (budget spent, upstream unreachable,
+     * 429/418); UPSTREAM_TIMEOUT (the outcome is unknown); UPSTREAM_ERROR with
+     * `details.outcomeUnknown` when the connection broke after sending.
+     */
+    boost::asio::awaitable<result<upstream_answer>> write(upstream_call call);
+
+    /// Books weight spent outside the channel (a health probe) against the budget.
+    void charge(std::uint32_t weight);
+    weight_budget const& budget() const noexcept { return budget_; }
+    channel_options const& options() const noexcept { return options_; }
+    util::clock const& time() const noexcept { return time_; }
+
+private:
+    boost::asio::awaitable<result<upstream_answer>> send(upstream_call call);
+    boost::asio::awaitable<json_result> fetch(upstream_call call);
+    boost::asio::awaitable<result<void>> await_budget(std::uint32_t weight);
+    static std::string key_of(upstream_call const& call);
+
+    boost::asio::any_io_executor ex_;
+    net::http_client& http_;
+    util::clock const& time_;
+    channel_options options_;
+    weight_budget budget_;
+    coalescing_cache<boost::json::value> reads_;
+    coalescing_cache<upstream_answer> writes_;
+};
 
 } // namespace gateway::server

@@ -1,7 +1,8 @@
 // The alpha adapter's pure mappings: Hyperliquid `/info` answers -> contract types. The rules
 // and the decisions the contract leaves open are listed in alpha_map.hpp.
-#include "alpha/alpha_map.hpp"
+#include "providers/alpha/alpha_map.hpp"
 
+#include <gateway/types/fixed.hpp>
 #include <gateway/types/json_fields.hpp>
 
 #include <boost/json/array.hpp>
@@ -18,120 +19,6 @@ namespace gateway::server::alpha {
 namespace {
 
 namespace json = boost::json;
-
-// ---------------------------------------------------------------------------------------------
-// Exact decimal arithmetic. `decimal` keeps text; these helpers work on a 128-bit mantissa and a
-// scale (38 significant digits), so sums of balances and notional products never round. Kept
-// local to the alpha adapter until a second user needs them in `decimal` itself.
-
-__extension__ using i128 = __int128;
-
-struct fixed {
-    i128 m = 0;
-    unsigned scale = 0;
-};
-
-std::optional<fixed> to_fixed(decimal const& d) {
-    std::string_view s = d.str();
-    bool const negative = !s.empty() && s.front() == '-';
-    if (negative)
-        s.remove_prefix(1);
-    fixed f;
-    bool after_point = false;
-    for (char const c : s) {
-        if (c == '.') {
-            after_point = true;
-            continue;
-        }
-        if (__builtin_mul_overflow(f.m, 10, &f.m) || __builtin_add_overflow(f.m, c - '0', &f.m))
-            return std::nullopt;
-        if (after_point)
-            ++f.scale;
-    }
-    if (negative)
-        f.m = -f.m;
-    return f;
-}
-
-std::optional<decimal> from_fixed(fixed f) {
-    bool const negative = f.m < 0;
-    std::string digits;
-    i128 m = f.m;
-    do {
-        int const digit = static_cast<int>(m % 10);
-        digits.push_back(static_cast<char>('0' + (digit < 0 ? -digit : digit)));
-        m /= 10;
-    } while (m != 0);
-    if (digits.size() <= f.scale)
-        digits.append(f.scale - digits.size() + 1, '0');
-    std::reverse(digits.begin(), digits.end());
-    if (f.scale > 0)
-        digits.insert(digits.size() - f.scale, 1, '.');
-    if (negative)
-        digits.insert(0, 1, '-');
-    return decimal::parse_lenient(digits);
-}
-
-/// `m * 10^n`, or nullopt on overflow.
-std::optional<i128> scale_up(i128 m, unsigned n) {
-    for (unsigned i = 0; i < n; ++i)
-        if (__builtin_mul_overflow(m, 10, &m))
-            return std::nullopt;
-    return m;
-}
-
-std::optional<decimal> exact_add(decimal const& a, decimal const& b) {
-    auto const x = to_fixed(a), y = to_fixed(b);
-    if (!x || !y)
-        return std::nullopt;
-    unsigned const scale = std::max(x->scale, y->scale);
-    auto const xm = scale_up(x->m, scale - x->scale), ym = scale_up(y->m, scale - y->scale);
-    fixed sum{0, scale};
-    if (!xm || !ym || __builtin_add_overflow(*xm, *ym, &sum.m))
-        return std::nullopt;
-    return from_fixed(sum);
-}
-
-std::optional<decimal> exact_sub(decimal const& a, decimal const& b) {
-    return exact_add(a, b.negated());
-}
-
-std::optional<decimal> exact_mul(decimal const& a, decimal const& b) {
-    auto const x = to_fixed(a), y = to_fixed(b);
-    if (!x || !y)
-        return std::nullopt;
-    fixed product{0, x->scale + y->scale};
-    if (__builtin_mul_overflow(x->m, y->m, &product.m))
-        return std::nullopt;
-    return from_fixed(product);
-}
-
-/// `a / b` rounded half-even to at most `decimals` digits after the point; nullopt when `b` is
-/// zero or a step overflows.
-std::optional<decimal> exact_div(decimal const& a, decimal const& b, unsigned decimals) {
-    auto const x = to_fixed(a), y = to_fixed(b);
-    if (!x || !y || y->m == 0)
-        return std::nullopt;
-    // a / b * 10^d = (x.m * 10^(y.scale + d)) / (y.m * 10^x.scale): move the larger power to
-    // one side only, so the operands stay small.
-    std::optional<i128> num = x->m, den = y->m;
-    unsigned const up = y->scale + decimals;
-    if (up >= x->scale)
-        num = scale_up(x->m, up - x->scale);
-    else
-        den = scale_up(y->m, x->scale - up);
-    if (!num || !den)
-        return std::nullopt;
-    bool const negative = (*num < 0) != (*den < 0);
-    i128 const n = *num < 0 ? -*num : *num;
-    i128 const d = *den < 0 ? -*den : *den;
-    i128 q = n / d;
-    i128 const r = n % d;
-    // Half-even: up when the remainder is over half, or exactly half and q is odd.
-    if (r > d - r || (r == d - r && q % 2 != 0))
-        ++q;
-    return from_fixed(fixed{negative ? -q : q, decimals});
-}
 
 // ---------------------------------------------------------------------------------------------
 // Reading upstream bodies.
@@ -564,6 +451,24 @@ result<price_map> to_prices(json::value const& all_mids) {
         if (!price)
             return unexpected_field(what, coin);
         out.emplace(std::string(coin), std::move(*price));
+    }
+    return out;
+}
+
+result<price_map> to_spot_prices(json::value const& all_mids, universe const& u) {
+    constexpr std::string_view what = "alpha allMids";
+    auto const* obj = all_mids.if_object();
+    if (!obj)
+        return unexpected(what);
+    price_map out;
+    for (auto const& kv : *obj) {
+        auto const* m = u.find_spot_coin(kv.key());
+        if (!m)
+            continue; // a perps coin, or a pair the universe does not list
+        auto price = decimal::from_json_lenient(kv.value());
+        if (!price)
+            return unexpected_field(what, kv.key());
+        out.emplace(m->symbol, std::move(*price));
     }
     return out;
 }

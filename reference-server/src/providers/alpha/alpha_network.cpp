@@ -1,67 +1,41 @@
-#include "alpha/alpha_adapter.hpp"
+#include "providers/alpha/alpha_network.hpp"
 
 #include "log.hpp"
-#include "upstream.hpp"
+
+#include <gateway/providers/alpha/weights.hpp>
+#include <gateway/util/ascii.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
-#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/serialize.hpp>
-
-#include <algorithm>
-#include <cmath>
 
 namespace gateway::server::alpha {
 
 namespace asio = boost::asio;
 namespace json = boost::json;
 
-std::uint32_t info_weight(std::string_view type) noexcept {
-    if (type == "l2Book" || type == "allMids" || type == "clearinghouseState" ||
-        type == "orderStatus" || type == "spotClearinghouseState" || type == "exchangeStatus")
-        return 2;
-    if (type == "userRole")
-        return 60;
-    return 20;
-}
-
-std::uint32_t info_item_weight(std::string_view type, json::value const& answer) noexcept {
-    auto const* arr = answer.if_array();
-    if (!arr)
-        return 0;
-    auto const n = static_cast<std::uint32_t>(arr->size());
-    if (type == "recentTrades" || type == "userFills" || type == "userFillsByTime" ||
-        type == "historicalOrders" || type == "fundingHistory" || type == "userFunding")
-        return n / 20;
-    if (type == "candleSnapshot")
-        return n / 60;
-    return 0;
-}
-
-adapter::adapter(asio::any_io_executor const& ex, net::http_client& http, adapter_options options)
-    : ex_(ex)
-    , http_(http)
+network::network(asio::any_io_executor const& ex, net::http_client& http, util::clock const& time,
+                 network_options options)
+    : time_(time)
     , options_(std::move(options))
-    , budget_(options_.budget, options_.window)
-    , reads_(ex)
-    , universe_load_(ex)
-    , writes_(ex)
+    , channel_(std::make_shared<upstream_channel>(ex, http, time, options_.channel))
+    , universe_load_(ex, 4096, time)
     , strand_(asio::make_strand(ex))
     , timer_(strand_) {}
 
 // Coroutines here are static functions with by-value parameters, never lambdas with captures:
 // GCC 12 destroys a capturing lambda coroutine's captures twice.
 // cppcheck-suppress passedByValue
-asio::awaitable<void> adapter::run_refresh(std::shared_ptr<adapter> self) {
+asio::awaitable<void> network::run_refresh(std::shared_ptr<network> self) {
     co_await self->refresh_loop();
 }
 
 // cppcheck-suppress passedByValue
-asio::awaitable<result<adapter::universe_ptr>>
-adapter::load_and_install(std::shared_ptr<adapter> self) {
+asio::awaitable<result<network::universe_ptr>> network::load_and_install(
+    std::shared_ptr<network> self) {
     auto u = co_await self->load_universe();
     if (!u)
         co_return u.error();
@@ -71,21 +45,21 @@ adapter::load_and_install(std::shared_ptr<adapter> self) {
     co_return ptr;
 }
 
-void adapter::start() {
+void network::start() {
     asio::co_spawn(strand_, run_refresh(shared_from_this()), asio::detached);
 }
 
-void adapter::stop() {
+void network::stop() {
     stopped_ = true;
     asio::post(strand_, [self = shared_from_this()] { self->timer_.cancel(); });
 }
 
-asio::awaitable<void> adapter::refresh_loop() {
+asio::awaitable<void> network::refresh_loop() {
     while (!stopped_) {
         auto const loaded = co_await reload();
         if (!loaded)
-            log::warn("msg=\"market refresh failed\" provider=" + options_.name + " reason=\"" +
-                      loaded.error().message + "\"");
+            log::warn("msg=\"market refresh failed\" provider=" + options_.channel.name +
+                      " reason=\"" + loaded.error().message + "\"");
         if (stopped_)
             break;
         timer_.expires_after(options_.meta_refresh);
@@ -94,71 +68,27 @@ asio::awaitable<void> adapter::refresh_loop() {
     }
 }
 
-// Coroutine parameters by value: they live in the frame across suspensions.
-// cppcheck-suppress passedByValue
-upstream_request adapter::post(std::string target, std::string body, bool idempotent) const {
-    upstream_request req;
-    req.provider = options_.name;
-    req.base = options_.base;
-    req.method = boost::beast::http::verb::post;
-    req.target = std::move(target);
-    req.body = std::move(body);
-    req.timeout = options_.timeout;
-    req.idempotent = idempotent;
-    return req;
+std::shared_ptr<network::flight> network::start_info(json::object const& body,
+                                                     std::chrono::milliseconds ttl) {
+    std::string type;
+    if (auto const* t = body.if_contains("type"); t && t->is_string())
+        type = std::string(t->get_string());
+    upstream_call call;
+    call.method = boost::beast::http::verb::post;
+    call.target = "/info";
+    call.body = json::serialize(body);
+    call.key = call.body;
+    call.weight = wire::alpha::info_weight(type);
+    call.answer_weight = [type](json::value const& answer) {
+        auto const* arr = answer.if_array();
+        return arr ? wire::alpha::info_item_weight(type, arr->size()) : 0;
+    };
+    return channel_->start_read(std::move(call), ttl);
 }
 
-asio::awaitable<result<void>> adapter::await_budget(std::uint32_t weight) {
-    auto const now = weight_budget::clock::now();
-    auto const wait = budget_.reserve(weight, now, options_.max_budget_wait);
-    if (!wait) {
-        auto const until = budget_.time_until(weight, now);
-        api_error e = make_error(errc::provider_unavailable,
-                                 "The " + options_.name +
-                                     " upstream request budget is spent; retry shortly.");
-        e.retry_after = static_cast<unsigned>(
-            std::max<std::int64_t>(1, std::chrono::ceil<std::chrono::seconds>(until).count()));
-        co_return e;
-    }
-    if (wait->count() > 0) {
-        asio::steady_timer t(co_await asio::this_coro::executor, *wait);
-        boost::system::error_code ec;
-        co_await t.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    }
-    co_return result<void>{};
-}
-
-asio::awaitable<result<boost::json::value>> adapter::fetch(std::string body, std::uint32_t weight,
-                                                           // cppcheck-suppress passedByValue
-                                                           std::string type) {
-    auto const budget = co_await await_budget(weight);
-    if (!budget)
-        co_return budget.error();
-    upstream_request req = post("/info", std::move(body), true); // named: GCC 12 and co_await
-    auto answer = co_await call_upstream_json(http_, std::move(req));
-    if (answer)
-        budget_.charge(info_item_weight(type, *answer), weight_budget::clock::now());
-    co_return answer;
-}
-
-// cppcheck-suppress passedByValue
-asio::awaitable<result<json::value>> adapter::send_exchange(std::string body,
-                                                            std::uint32_t weight) {
-    auto const budget = co_await await_budget(weight);
-    if (!budget)
-        co_return budget.error();
-    upstream_request req = post("/exchange", std::move(body), false);
-    co_return co_await call_upstream_json(http_, std::move(req));
-}
-
-asio::awaitable<adapter::json_ptr> adapter::exchange(json::object const& envelope,
-                                                     std::uint32_t weight) {
-    // Keyed by the whole signed envelope: two identical envelopes are one replay, which the
-    // nonce guard refuses before it gets here; the cache only lends its detached flights.
-    std::string key = json::serialize(envelope);
-    auto f = writes_.start(
-        key, std::chrono::milliseconds(0),
-        [self = shared_from_this(), key, weight]() { return self->send_exchange(key, weight); });
+asio::awaitable<network::json_ptr> network::info(json::object const& body,
+                                                 std::chrono::milliseconds ttl) {
+    auto f = start_info(body, ttl);
     co_return co_await f->wait();
 }
 
@@ -170,19 +100,16 @@ std::optional<std::string> lower_string_at(json::value const& v, std::string_vie
     auto const* x = o ? o->if_contains(key) : nullptr;
     if (!x || !x->is_string())
         return std::nullopt;
-    std::string out(x->get_string());
-    for (auto& c : out)
-        c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    return out;
+    return util::to_lower(x->get_string());
 }
 
 } // namespace
 
 // cppcheck-suppress passedByValue
-asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::string signer) {
+asio::awaitable<result<bool>> network::approved_agent(std::string wallet, std::string signer) {
     using namespace std::chrono_literals;
     std::string const key = wallet + " " + signer;
-    auto const now = std::chrono::steady_clock::now();
+    auto const now = time_.steady_now();
     {
         std::lock_guard lock(m_);
         if (auto it = agents_.find(key); it != agents_.end()) {
@@ -235,25 +162,7 @@ asio::awaitable<result<bool>> adapter::approved_agent(std::string wallet, std::s
     co_return false;
 }
 
-std::shared_ptr<coalescing_cache<json::value>::flight>
-adapter::start_info(json::object const& body, std::chrono::milliseconds ttl) {
-    std::string type;
-    if (auto const* t = body.if_contains("type"); t && t->is_string())
-        type = std::string(t->get_string());
-    std::string key = json::serialize(body);
-    auto const weight = info_weight(type);
-    return reads_.start(key, ttl, [self = shared_from_this(), key, weight, type]() {
-        return self->fetch(key, weight, type);
-    });
-}
-
-asio::awaitable<adapter::json_ptr> adapter::info(json::object const& body,
-                                                 std::chrono::milliseconds ttl) {
-    auto f = start_info(body, ttl);
-    co_return co_await f->wait();
-}
-
-asio::awaitable<result<universe>> adapter::load_universe() {
+asio::awaitable<result<universe>> network::load_universe() {
     using namespace std::chrono_literals;
     // Request bodies are named locals: GCC 12 miscompiles braced temporaries in a coroutine.
     json::object perp_dexs_body;
@@ -266,7 +175,7 @@ asio::awaitable<result<universe>> adapter::load_universe() {
         co_return dexes.error();
 
     // Every meta read at once: main dex, each builder dex, spot.
-    std::vector<std::shared_ptr<coalescing_cache<json::value>::flight>> metas;
+    std::vector<std::shared_ptr<flight>> metas;
     json::object body;
     body["type"] = "meta";
     metas.push_back(start_info(body, 0ms));
@@ -301,10 +210,10 @@ asio::awaitable<result<universe>> adapter::load_universe() {
     co_return u;
 }
 
-asio::awaitable<result<adapter::universe_ptr>> adapter::reload() {
+asio::awaitable<result<network::universe_ptr>> network::reload() {
     // One load at a time, shared by the refresh loop and requests arriving before the first.
     // Named, not temporaries: GCC 12 destroys temporaries inside a co_await expression twice
-    // (here a captured shared_ptr, which freed the adapter early).
+    // (here a captured shared_ptr, which freed the network early).
     std::string const key = "universe";
     coalescing_cache<universe_ptr>::fetch_fn load = [self = shared_from_this()] {
         return load_and_install(self);
@@ -315,7 +224,7 @@ asio::awaitable<result<adapter::universe_ptr>> adapter::reload() {
     co_return **loaded;
 }
 
-asio::awaitable<result<adapter::universe_ptr>> adapter::markets() {
+asio::awaitable<result<network::universe_ptr>> network::markets() {
     {
         std::lock_guard lock(m_);
         if (universe_)

@@ -1,6 +1,6 @@
-#include "alpha/alpha_trading.hpp"
+#include "providers/alpha/alpha_trading.hpp"
 
-#include <gateway/sign/alpha.hpp>
+#include <gateway/providers/alpha/signing.hpp>
 #include <gateway/sign/secp256k1.hpp>
 
 #include <algorithm>
@@ -79,13 +79,6 @@ result<json::object> exchange_envelope(json::object const& action, std::int64_t 
     o["signature"] = sign::alpha::signature_to_json(*sig);
     o["vaultAddress"] = nullptr;
     return o;
-}
-
-std::uint32_t exchange_weight(json::object const& action) noexcept {
-    for (auto const* key : {"orders", "cancels", "modifies"})
-        if (auto const* v = action.if_contains(key); v && v->is_array())
-            return 1 + static_cast<std::uint32_t>(v->get_array().size() / 40);
-    return 1;
 }
 
 api_error exchange_refusal(std::string_view text) {

@@ -24,9 +24,6 @@ namespace gateway::server::alpha {
 result<boost::json::object> exchange_envelope(boost::json::object const& action, std::int64_t nonce,
                                               std::string_view signature);
 
-/// alpha.md §8: an /exchange action weighs 1 + floor(batch / 40).
-std::uint32_t exchange_weight(boost::json::object const& action) noexcept;
-
 /**
  * A whole-action refusal `{"status":"err","response":text}` as a contract error: an unknown
  * signer or an unrecoverable signature is 401 SIGNATURE_ERROR, a nonce complaint 401

@@ -1,0 +1,105 @@
+#include "auth/api_key_gate.hpp"
+
+#include "auth/accounts.hpp"
+#include "http/context.hpp"
+#include "log.hpp"
+#include "rate_limit.hpp"
+
+namespace gateway::server {
+
+namespace http = boost::beast::http;
+
+bool api_key_gate::needs_key(std::string_view path) {
+    auto starts = [&](std::string_view p) {
+        return path.substr(0, p.size()) == p;
+    };
+    auto one_segment_after = [&](std::string_view p) {
+        return starts(p) && path.size() > p.size() &&
+               path.find('/', p.size()) == std::string_view::npos;
+    };
+    if (path == "/v1/health" || path == "/v1/providers" || one_segment_after("/v1/health/") ||
+        one_segment_after("/v1/providers/"))
+        return false;
+    if (path == "/account" || starts("/account/") || starts("/v1/account/"))
+        return false;
+    return true;
+}
+
+namespace {
+
+void add_rate_headers(std::vector<std::pair<std::string, std::string>>& h, rate_decision const& d) {
+    auto num = [](double v) {
+        auto const i = static_cast<std::int64_t>(v);
+        return static_cast<double>(i) == v ? std::to_string(i) : std::to_string(v);
+    };
+    h.emplace_back("X-RateLimit-Limit", num(d.limit));
+    h.emplace_back("X-RateLimit-Remaining", std::to_string(d.remaining));
+    h.emplace_back("X-RateLimit-Reset", std::to_string(d.reset_seconds));
+}
+
+/// A write carries a body: POST, PUT, PATCH, or a DELETE with one.
+bool carries_body(request_head const& h) {
+    if (h.method == http::verb::post || h.method == http::verb::put ||
+        h.method == http::verb::patch)
+        return true;
+    if (h.method != http::verb::delete_)
+        return false;
+    auto const length = h.header("Content-Length");
+    return (length && *length != "0") || h.header("Transfer-Encoding");
+}
+
+} // namespace
+
+gate_verdict api_key_gate::check(request_head const& head) const {
+    gate_verdict verdict;
+    if (needs_key(head.path)) {
+        auth::key_check check;
+        try {
+            check = accounts_.check_key(head.header("X-API-Key"));
+        } catch (std::exception const& ex) {
+            // The store failed (disk, lock): say so in the log, never in the answer.
+            log::error(std::string("msg=\"key check failed\" what=\"") + ex.what() + "\"");
+            verdict.refusal = make_error(errc::internal_error, "Internal error.");
+            return verdict;
+        }
+        using verdict_t = auth::key_check::verdict;
+        if (check.outcome == verdict_t::missing) {
+            verdict.refusal = make_error(errc::invalid_api_key, "Missing X-API-Key header");
+            return verdict;
+        }
+        if (check.outcome == verdict_t::expired) {
+            verdict.refusal = make_error(errc::invalid_api_key, "API key has expired");
+            return verdict;
+        }
+        if (check.outcome != verdict_t::ok || !check.key) {
+            verdict.refusal = make_error(errc::invalid_api_key, "Invalid API key");
+            return verdict;
+        }
+        auto const& key = *check.key;
+        if (key.env == auth::key_env::test && head.path.substr(0, 12) != "/v1/testnet/") {
+            verdict.refusal = make_error(errc::testnet_key_only,
+                                         "A test key (svc_test_) can only call /v1/testnet/ "
+                                         "endpoints; use a live key here.");
+            return verdict;
+        }
+        double const rate = key.rate_per_second.value_or(options_.rate_per_second);
+        double const burst = key.rate_per_second ? 2 * rate : options_.burst;
+        auto const d = limiter_.take(std::to_string(key.id), rate, burst, time_.steady_now());
+        add_rate_headers(verdict.headers, d);
+        if (!d.allowed) {
+            api_error e = make_error(errc::rate_limited,
+                                     "Rate limit of " + std::to_string(static_cast<int>(rate)) +
+                                         " requests per second exceeded for this API key.");
+            e.retry_after = static_cast<unsigned>(d.retry_after_seconds);
+            verdict.refusal = std::move(e);
+            return verdict;
+        }
+    }
+    if (carries_body(head) && head.path.substr(0, 4) == "/v1/" &&
+        !has_media_type(head.header("Content-Type"), "application/json"))
+        verdict.refusal =
+            make_error(errc::unsupported_media_type, "Send the body as application/json.");
+    return verdict;
+}
+
+} // namespace gateway::server

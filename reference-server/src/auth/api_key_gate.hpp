@@ -1,0 +1,72 @@
+#pragma once
+/**
+ * @file api_key_gate.hpp
+ * The API-key gate: what runs on a request after its header is read and before its body is
+ * (spec 5.1; CONTRACT §2, §3, §7): the key (401 INVALID_API_KEY with spec 5.1's messages), the
+ * test-key scope (403 TESTNET_KEY_ONLY), the per-key token bucket (429 RATE_LIMITED with
+ * `Retry-After`; `X-RateLimit-*` on every authenticated answer) and the media type of a write
+ * (415). Public endpoints (spec 4.1) and the account pages need no key.
+ */
+#include <gateway/result.hpp>
+#include <gateway/util/clock.hpp>
+
+#include <boost/beast/http/verb.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace gateway::server {
+
+class rate_limiter;
+namespace auth {
+class account_service;
+}
+
+/// What the gate decided.
+struct gate_verdict {
+    /// Set: answer this at once, without reading the body.
+    std::optional<api_error> refusal;
+    /// Headers for the answer, whatever it is (the caller's rate-limit state).
+    std::vector<std::pair<std::string, std::string>> headers;
+};
+
+struct gate_options {
+    /// CONTRACT §3 defaults; a key's own rate overrides them (burst is then twice the rate).
+    double rate_per_second = 20;
+    double burst = 40;
+};
+
+/// The request head the gate reads.
+struct request_head {
+    boost::beast::http::verb method = boost::beast::http::verb::get;
+    std::string_view path; ///< without the query string
+    std::function<std::optional<std::string_view>(std::string_view)> header;
+};
+
+class api_key_gate {
+public:
+    api_key_gate(auth::account_service& accounts, rate_limiter& limiter, util::clock const& time,
+                 gate_options options)
+        : accounts_(accounts)
+        , limiter_(limiter)
+        , time_(time)
+        , options_(options) {}
+
+    /// Checks a request whose route exists (an unknown path is the router's 404).
+    gate_verdict check(request_head const& head) const;
+
+    /// Whether `path` needs an API key (everything but spec 4.1's four and the account pages).
+    static bool needs_key(std::string_view path);
+
+private:
+    auth::account_service& accounts_;
+    rate_limiter& limiter_;
+    util::clock const& time_;
+    gate_options options_;
+};
+
+} // namespace gateway::server

@@ -1,0 +1,87 @@
+// Provider alpha's factory: its catalog row (spec 2.1/2.2), its health probe, and one network
+// core (channel, universe, agents) per network with the capabilities the registry serves.
+#include "providers/alpha/alpha_provider.hpp"
+
+#include "config.hpp"
+#include "providers/alpha/alpha_network.hpp"
+
+#include <gateway/providers/alpha/weights.hpp>
+
+#include <stdexcept>
+
+namespace gateway::server::alpha {
+
+namespace {
+
+provider_info catalog_row() {
+    return {"alpha",
+            "Alpha",
+            "Perpetual futures, spot and builder-deployed real-world-asset perp dexes, with "
+            "EIP-712 signed trading by an approved agent wallet.",
+            {vertical::perps, vertical::spot, vertical::rwas},
+            true,
+            auth_model::eip712,
+            {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit},
+            wire::alpha::ip_budget,
+            wire::alpha::ip_window_seconds,
+            "https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api"};
+}
+
+std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
+    auto const& cfg = deps.config;
+    auto const& up = cfg.providers.at("alpha");
+    network_options o;
+    o.testnet = testnet;
+    o.channel.name = testnet ? "alpha testnet" : "alpha";
+    // Unset (a test configuration without upstreams): calls fail as unreachable, 503.
+    o.channel.base = net::url::parse(testnet ? up.testnet_base_url : up.base_url)
+                         .value_or(net::url{"http", "127.0.0.1", "9", ""});
+    o.channel.timeout = cfg.upstream_timeout;
+    o.channel.budget = cfg.alpha_budget;
+    o.channel.window = std::chrono::seconds(wire::alpha::ip_window_seconds);
+    o.market_ttl = cfg.market_cache_ttl;
+    o.meta_refresh = cfg.meta_refresh_interval;
+    o.agent_miss_ttl = cfg.agent_miss_ttl;
+    return std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o));
+}
+
+network_capabilities capabilities_of(std::shared_ptr<network> const& n) {
+    return {make_perps_reads(n), make_spot_reads(n), make_rwas_reads(n), make_signed_trading(n)};
+}
+
+} // namespace
+
+std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
+    auto p = std::make_shared<provider_module>();
+    p->info = catalog_row();
+    p->endpoints = deps.config.providers.at("alpha");
+    auto live = make_network(deps, false);
+    auto testnet = make_network(deps, true);
+    p->live = capabilities_of(live);
+    p->testnet = capabilities_of(testnet);
+    auto base = net::url::parse(p->endpoints.base_url);
+    if (!base)
+        throw std::runtime_error("upstream address of alpha is not a URL: " +
+                                 p->endpoints.base_url);
+    p->probe = {"alpha",
+                *base,
+                boost::beast::http::verb::post,
+                "/info",
+                R"({"type":"exchangeStatus"})",
+                "POST /info {\"type\":\"exchangeStatus\"} (exchange status, weight 2)",
+                // The upstream counts the probe against the same IP budget (CONTRACT §3).
+                [channel = &live->channel()] {
+                    channel->charge(wire::alpha::info_weight("exchangeStatus"));
+                }};
+    p->start = [live, testnet] {
+        live->start();
+        testnet->start();
+    };
+    p->stop = [live, testnet] {
+        live->stop();
+        testnet->stop();
+    };
+    return p;
+}
+
+} // namespace gateway::server::alpha

@@ -1,0 +1,11 @@
+#pragma once
+// Provider alpha (Hyperliquid's wire protocol): the one entry point the composition root calls.
+#include "providers/provider.hpp"
+
+namespace gateway::server::alpha {
+
+/// alpha on mainnet and testnet. Throws std::runtime_error for an unparseable mainnet upstream
+/// address (a start-up failure).
+std::shared_ptr<provider_module> make_provider(provider_deps const& deps);
+
+} // namespace gateway::server::alpha

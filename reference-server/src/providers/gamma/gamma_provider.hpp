@@ -1,0 +1,12 @@
+#pragma once
+// Provider gamma (Polymarket's wire protocol, upstreams/gamma.md): the one entry point the
+// composition root calls.
+#include "providers/provider.hpp"
+
+namespace gateway::server::gamma {
+
+/// gamma (no testnet). Throws std::runtime_error for an unparseable CLOB upstream address (a
+/// start-up failure).
+std::shared_ptr<provider_module> make_provider(provider_deps const& deps);
+
+} // namespace gateway::server::gamma
