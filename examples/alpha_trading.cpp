@@ -8,8 +8,7 @@
 // through the built-in mock's control API (`/__mock/accounts`, which a real upstream does not
 // have). Exit code 0 on success, 1 on an error.
 #include <gateway/client/client.hpp>
-#include <gateway/sign/sign.hpp>
-#include <gateway/src.hpp> // exactly one TU of a program compiles Boost.JSON
+#include <gateway/providers/alpha.hpp>
 
 #include <cstdlib>
 #include <iostream>

@@ -4,7 +4,6 @@
 //
 // Exit code 0 when every provider is ok, 1 when any is degraded or down, 2 on an error.
 #include <gateway/client/client.hpp>
-#include <gateway/src.hpp> // exactly one TU of a program compiles Boost.JSON
 
 #include <iostream>
 

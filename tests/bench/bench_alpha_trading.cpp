@@ -12,6 +12,7 @@
 #include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
+#include <gateway/providers/alpha.hpp>
 #include <gateway/sign/sign.hpp>
 
 #include <boost/asio/co_spawn.hpp>

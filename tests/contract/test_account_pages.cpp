@@ -665,9 +665,9 @@ TEST_CASE("an expired session is refused and the page asks to sign in again",
     auto const csrf = std::string(json_of(s).at("csrfToken").as_string());
 
     // The accounts service runs on the test's clock: move it, no waiting.
-    a.gw.clock_offset_ms += 59'000;
+    a.gw.clock->advance(std::chrono::milliseconds(59'000));
     CHECK(c.json(verb::get, "/v1/account/keys").status == 200);
-    a.gw.clock_offset_ms += 2'000;
+    a.gw.clock->advance(std::chrono::milliseconds(2'000));
 
     check_error(c.json(verb::get, "/v1/account/keys"), 401, "INVALID_API_KEY", "Sign in required.");
     check_error(

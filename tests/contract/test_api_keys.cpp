@@ -62,7 +62,7 @@ TEST_CASE("a non-public endpoint answers the spec's three INVALID_API_KEY messag
     SECTION("key past its expiry") {
         auto const key = gw.create_key(key_env::live, std::nullopt, std::chrono::seconds(60));
         CHECK(get(gw, "/v1/perps/alpha/prices", key).status == 200);
-        gw.clock_offset_ms += 61'000;
+        gw.clock->advance(std::chrono::milliseconds(61'000));
         auto r = get(gw, "/v1/perps/alpha/prices", key);
         CHECK(r.status == 401);
         CHECK(boost::json::parse(r.body) == error_body("INVALID_API_KEY", "API key has expired"));

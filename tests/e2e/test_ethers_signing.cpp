@@ -9,6 +9,7 @@
 #include "support/mock_control.hpp"
 #include "support/test_gateway.hpp"
 
+#include <gateway/providers/alpha.hpp>
 #include <gateway/sign/sign.hpp>
 
 #include <boost/json/parse.hpp>

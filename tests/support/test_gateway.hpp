@@ -5,6 +5,7 @@
 #include "app.hpp"
 #include "auth/accounts.hpp"
 #include "config.hpp"
+#include "support/test_clock.hpp"
 
 #include <gateway/client/client.hpp>
 #include <gateway/mocks/mock_server.hpp>
@@ -43,12 +44,20 @@ struct test_gateway {
         std::filesystem::remove_all(data_dir);
         std::filesystem::create_directories(data_dir);
         cfg.data_dir = data_dir.string();
-        cfg.providers["alpha"] = {alpha->base_url(), alpha->ws_url(), alpha_testnet->base_url(),
-                                  alpha_testnet->ws_url(), ""};
-        cfg.providers["beta"] = {beta->base_url(), beta->ws_url(), beta_testnet->base_url(),
-                                 beta_testnet->ws_url(), ""};
-        cfg.providers["gamma"] = {gamma->base_url(), gamma->ws_url(), "", "",
-                                  gamma->base_url() + "/clob"};
+        auto endpoints = [](mocks::mock_server const& live, mocks::mock_server const* test) {
+            server::upstream_endpoints e;
+            e.base_url = live.base_url();
+            e.ws_url = live.ws_url();
+            if (test) {
+                e.testnet_base_url = test->base_url();
+                e.testnet_ws_url = test->ws_url();
+            }
+            return e;
+        };
+        cfg.providers["alpha"] = endpoints(*alpha, alpha_testnet.get());
+        cfg.providers["beta"] = endpoints(*beta, beta_testnet.get());
+        cfg.providers["gamma"] = endpoints(*gamma, nullptr);
+        cfg.providers["gamma"].clob_base_url = gamma->base_url() + "/clob";
         if (adjust)
             adjust(cfg);
         config = cfg;
@@ -101,8 +110,8 @@ struct test_gateway {
     std::filesystem::path data_dir;
     server::server_config config;
     std::optional<std::int64_t> account_id;
-    /// Added to the wall clock the accounts service sees: moves time for expiry tests.
-    std::atomic<std::int64_t> clock_offset_ms{0};
+    /// gatewayd's clock: tests move it (`clock->advance`) instead of waiting.
+    std::shared_ptr<test_clock> clock = std::make_shared<test_clock>();
 
     std::unique_ptr<mocks::mock_server> alpha, alpha_testnet, beta, beta_testnet, gamma;
     std::unique_ptr<server::gateway_app> app;
@@ -111,11 +120,7 @@ struct test_gateway {
 
 private:
     void boot() {
-        app = std::make_unique<server::gateway_app>(config, [this] {
-            using namespace std::chrono;
-            return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count() +
-                   clock_offset_ms.load();
-        });
+        app = std::make_unique<server::gateway_app>(config, clock);
         auto const ep = app->start();
         base_url = "http://127.0.0.1:" + std::to_string(ep.port());
         client_options opt;

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <gateway/util/hex.hpp>
 #include "auth/accounts.hpp"
 #include "auth/crypto.hpp"
 #include "auth/demo.hpp"
@@ -31,7 +32,7 @@ struct temp_dir {
     fs::path path;
     temp_dir()
         : path(fs::temp_directory_path() /
-               ("gateway-auth-" + crypto::to_hex(crypto::random_bytes(8)))) {
+               ("gateway-auth-" + gateway::util::to_hex(crypto::random_bytes(8), false))) {
         fs::create_directories(path);
     }
     ~temp_dir() {

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <gateway/util/hex.hpp>
 #include "admin_cli.hpp"
 #include "auth/accounts.hpp"
 #include "auth/crypto.hpp"
@@ -18,7 +19,7 @@ namespace {
 
 struct temp_dir {
     fs::path path = fs::temp_directory_path() /
-                    ("gateway-cli-" + auth::crypto::to_hex(auth::crypto::random_bytes(8)));
+                    ("gateway-cli-" + gateway::util::to_hex(auth::crypto::random_bytes(8), false));
     ~temp_dir() {
         std::error_code ec;
         fs::remove_all(path, ec);

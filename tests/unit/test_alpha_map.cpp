@@ -3,7 +3,7 @@
 // hand-made ones in, contract types out, every value checked as the exact wire string.
 #include "support/catch_result.hpp"
 
-#include "alpha/alpha_map.hpp"
+#include "providers/alpha/alpha_map.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,8 @@
 // §9): the bodies below are the upstream's documented shapes.
 #include <catch2/catch.hpp>
 
-#include "alpha/alpha_trading.hpp"
+#include <gateway/providers/alpha/weights.hpp>
+#include "providers/alpha/alpha_trading.hpp"
 #include "support/catch_result.hpp"
 
 #include <boost/json/parse.hpp>
@@ -149,9 +150,9 @@ TEST_CASE("alpha exchange envelope and weight", "[unit][alpha]") {
     for (int i = 0; i < 79; ++i)
         cancels.push_back(json::object{{"a", 0}, {"o", i}});
     action["cancels"] = cancels;
-    CHECK(exchange_weight(action) == 2); // alpha.md §8: 1 + floor(79 / 40)
+    CHECK(gateway::wire::alpha::exchange_weight(action) == 2); // alpha.md §8: 1 + floor(79 / 40)
     action["cancels"] = json::array{};
-    CHECK(exchange_weight(action) == 1);
+    CHECK(gateway::wire::alpha::exchange_weight(action) == 1);
 
     std::string const sig = "0x" + std::string(64, 'a') + std::string(64, '1') + "1b";
     auto env = exchange_envelope(action, 1700000000000, sig);

@@ -2,6 +2,8 @@
 
 #include "auth/crypto.hpp"
 
+#include <gateway/util/hex.hpp>
+
 #include <regex>
 #include <set>
 #include <string>
@@ -73,19 +75,19 @@ TEST_CASE("base64 matches RFC 4648 section 10, unpadded, in both alphabets", "[u
 }
 
 TEST_CASE("SHA-256 matches the FIPS 180-2 vectors", "[unit][auth]") {
-    CHECK(crypto::to_hex(crypto::sha256("abc")) ==
+    CHECK(gateway::util::to_hex(crypto::sha256("abc"), false) ==
           "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    CHECK(crypto::to_hex(crypto::sha256("")) ==
+    CHECK(gateway::util::to_hex(crypto::sha256(""), false) ==
           "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    CHECK(crypto::to_hex(
-              crypto::sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")) ==
+    CHECK(gateway::util::to_hex(
+              crypto::sha256("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"), false) ==
           "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
 TEST_CASE("scrypt matches the RFC 7914 section 12 vectors", "[unit][auth]") {
     SECTION("N=16 r=1 p=1, empty password and salt") {
         auto const out = crypto::scrypt("", {}, {16, 1, 1}, 64);
-        CHECK(crypto::to_hex(out) ==
+        CHECK(gateway::util::to_hex(out, false) ==
               "77d6576238657b203b19ca42c18a0497f16b4844e3074ae8dfdffa3fede21442"
               "fcd0069ded0948f8326a753a0fc81f17e8d3e0fb2e0d3628cf35e20c38d18906");
     }

@@ -2,6 +2,7 @@
 #include <catch2/trompeloeil.hpp>
 
 #include "health.hpp"
+#include "health_transport.hpp"
 #include "support/catch_result.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -23,10 +24,10 @@ public:
     }
 };
 
-class mock_clock : public probe_clock {
+class mock_clock : public gateway::util::clock {
 public:
-    MAKE_MOCK0(now, steady_clock::time_point(), override);
-    MAKE_MOCK0(wall_ms, std::int64_t(), override);
+    MAKE_CONST_MOCK0(steady_now, steady_clock::time_point(), override);
+    MAKE_CONST_MOCK0(now_ms, std::int64_t(), override);
 };
 
 fetch_result answer(unsigned status) {
@@ -75,13 +76,13 @@ TEST_CASE("a probe's latency comes from the injected clock and decides the statu
         ioc, transport, clock, std::vector<probe_target>{t},
         health_options{seconds(10), seconds(5), milliseconds(3000)});
     steady_clock::time_point const t0{};
-    ALLOW_CALL(clock, wall_ms()).RETURN(1'700'000'000'000);
+    ALLOW_CALL(clock, now_ms()).RETURN(1'700'000'000'000);
 
     SECTION("a fast 200 is ok") {
         trompeloeil::sequence seq;
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(answer(200));
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0 + 42ms);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 42ms);
         auto out = run(*monitor, ioc);
         CHECK(out.status == health_status::ok);
         CHECK(out.latency_ms == 42);
@@ -89,27 +90,27 @@ TEST_CASE("a probe's latency comes from the injected clock and decides the statu
     }
     SECTION("a 200 slower than the threshold is degraded") {
         trompeloeil::sequence seq;
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(answer(200));
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0 + 3500ms);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 3500ms);
         auto out = run(*monitor, ioc);
         CHECK(out.status == health_status::degraded);
         CHECK(out.latency_ms == 3500);
     }
     SECTION("an upstream 5xx is down, with the time until it was seen") {
         trompeloeil::sequence seq;
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(answer(503));
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0 + 7ms);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 7ms);
         auto out = run(*monitor, ioc);
         CHECK(out.status == health_status::down);
         CHECK(out.latency_ms == 7);
     }
     SECTION("a refused connection is down") {
         trompeloeil::sequence seq;
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(refused());
-        REQUIRE_CALL(clock, now()).IN_SEQUENCE(seq).RETURN(t0 + 1ms);
+        REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 1ms);
         auto out = run(*monitor, ioc);
         CHECK(out.status == health_status::down);
         CHECK(out.reason.find("refused") != std::string::npos);

@@ -2,7 +2,7 @@
 // directly (no HTTP): order checks and their exact upstream texts (upstreams/alpha.md §4.6),
 // price-time matching against the house ladder and user orders, trigger orders, the ledger
 // state the fills leave behind, leverage updates, and the signature / nonce / agent checks
-// with actions signed by the SDK (include/gateway/sign/alpha.hpp).
+// with actions signed by the SDK (include/gateway/providers/alpha/signing.hpp).
 //
 // The mock's internal headers are not part of any public include path (mocks/src is private
 // to the library), hence the relative includes.
@@ -10,8 +10,8 @@
 #include "../../mocks/src/alpha/alpha_exchange.hpp"
 #include "../../mocks/src/alpha/alpha_router.hpp"
 
-#include <gateway/sign/alpha.hpp>
-#include <gateway/sign/alpha_orders.hpp>
+#include <gateway/providers/alpha/signing.hpp>
+#include <gateway/providers/alpha/orders.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

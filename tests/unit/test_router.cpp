@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include "router.hpp"
+#include "http/router.hpp"
 
 using gateway::server::basic_router;
-using gateway::server::parse_query;
-using gateway::server::percent_decode;
+using gateway::util::parse_query;
+using gateway::util::percent_decode;
 namespace http = boost::beast::http;
 
 namespace {

@@ -1,12 +1,13 @@
 // Unit tests of the CONTRACT §6.1 alpha derivation and the SDK signer
-// (include/gateway/sign/alpha_orders.hpp): the action of every order type, the refusals, the
+// (include/gateway/providers/alpha/orders.hpp): the action of every order type, the refusals, the
 // upstreams/alpha.md §6 vectors that are order/cancel/updateLeverage actions, and signer round
 // trips.
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
 
-#include <gateway/sign/alpha_orders.hpp>
+#include <gateway/providers/alpha/orders.hpp>
+#include <gateway/providers/alpha.hpp>
 #include <gateway/sign/sign.hpp>
 
 #include <boost/json/serialize.hpp>

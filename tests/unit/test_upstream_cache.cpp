@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
-#include "upstream_cache.hpp"
+#include "upstream/cache.hpp"
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
