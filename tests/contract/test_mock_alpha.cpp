@@ -202,6 +202,46 @@ TEST_CASE("alpha mock: spotMeta lists tokens and pairs", "[contract][mock][alpha
     CHECK(keys(u[1]) == std::set<std::string>{"name", "tokens", "index", "isCanonical"});
 }
 
+TEST_CASE("alpha mock: spotMetaAndAssetCtxs pairs spotMeta with one context per pair",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    // The body ccxt's fetchMarkets/fetchTickers sends (ccxt-requests-only.json, fetchTickers).
+    auto const r = info_json(*m, R"({"type":"spotMetaAndAssetCtxs"})");
+    REQUIRE(r.as_array().size() == 2);
+    CHECK(r.at(0) == info_json(*m, R"({"type":"spotMeta"})"));
+    auto const& universe = r.at(0).at("universe").as_array();
+    auto const& ctxs = r.at(1).as_array();
+    REQUIRE(ctxs.size() == universe.size());
+    auto const mids = info_json(*m, R"({"type":"allMids"})");
+    for (std::size_t i = 0; i < ctxs.size(); ++i) {
+        auto const& c = ctxs[i];
+        CAPTURE(i, json::serialize(c));
+        // alpha.md §3.3 (SDK-ts spotMetaAndAssetCtxs): ctxs[i] belongs to universe[i].
+        CHECK(keys(c) == std::set<std::string>{"prevDayPx", "dayNtlVlm", "markPx", "midPx",
+                                               "circulatingSupply", "coin", "totalSupply",
+                                               "dayBaseVlm"});
+        CHECK(c.at("coin") == universe[i].at("name"));
+        for (auto const* k : {"prevDayPx", "dayNtlVlm", "markPx", "midPx", "circulatingSupply",
+                              "totalSupply", "dayBaseVlm"}) {
+            CAPTURE(k);
+            CHECK(is_hl_decimal(c.at(k)));
+        }
+        CHECK(c.at("midPx") == mids.at(universe[i].at("name").as_string()));
+        CHECK(dec(c.at("circulatingSupply")) <= dec(c.at("totalSupply")));
+    }
+    CHECK(ctxs[0].at("coin") == "PURR/USDC");
+    CHECK(ctxs[1].at("coin") == "@1");
+
+    // The contexts follow the market state: a pinned mark is the new markPx and midPx.
+    auto const pin = fetch(http::verb::post, m->base_url() + "/__mock/mark",
+                           R"({"symbol":"PURR/USDC","price":"0.2"})");
+    REQUIRE(pin.status == 200);
+    auto const after = info_json(*m, R"({"type":"spotMetaAndAssetCtxs"})");
+    CHECK(after.at(1).at(0).at("markPx") == "0.2");
+    CHECK(after.at(1).at(0).at("midPx") == "0.2");
+    CHECK(after.at(1).at(0).at("prevDayPx") == r.at(1).at(0).at("prevDayPx"));
+}
+
 TEST_CASE("alpha mock: perpDexs starts with null for the main dex", "[contract][mock][alpha]") {
     auto m = start_alpha();
     auto const d = info_json(*m, R"({"type":"perpDexs"})");
@@ -824,6 +864,21 @@ TEST_CASE("alpha mock: orderStatus by oid and cloid, historicalOrders, agents, r
     CHECK(rl.at("cumVlm") == "34400.0"); // 30000 + 4400 traded
     CHECK(rl.at("nRequestsCap") == 44400);
     CHECK(rl.at("nRequestsUsed") == 0);
+}
+
+TEST_CASE("alpha mock: userAbstraction, a read ccxt makes at start", "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    seed_trader(*m);
+    // A bare JSON string (alpha.md has no section; upstream answers e.g. "default" or
+    // "unifiedAccount"): the mock keeps perps and spot apart and has no userSetAbstraction.
+    for (auto const* user : {trader, nobody}) {
+        CAPTURE(user);
+        auto const r = info(*m, user_body("userAbstraction", user));
+        REQUIRE(r.status == 200);
+        CHECK(r.message[http::field::content_type] == "application/json");
+        CHECK(r.body == R"("default")");
+    }
+    CHECK(info(*m, R"({"type":"userAbstraction"})").status == 422);
 }
 
 TEST_CASE("alpha mock: perpDexStatus and perpDexLimits", "[contract][mock][alpha]") {
