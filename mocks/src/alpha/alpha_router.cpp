@@ -415,14 +415,14 @@ private:
 
     std::optional<info_answer> account_info(std::string_view type, json::object const& body,
                                             unsigned v) const {
-        static constexpr std::array<std::string_view, 13> account_types{
+        static constexpr std::array<std::string_view, 14> account_types{
             "clearinghouseState", "spotClearinghouseState",
             "openOrders",         "frontendOpenOrders",
             "userFills",          "userFillsByTime",
             "orderStatus",        "historicalOrders",
             "extraAgents",        "userRole",
             "userRateLimit",      "activeAssetData",
-            "userAbstraction"};
+            "userAbstraction",    "maxBuilderFee"};
         if (std::find(account_types.begin(), account_types.end(), type) == account_types.end())
             return std::nullopt;
         std::string why;
@@ -522,6 +522,18 @@ private:
             // A bare JSON string. The mock keeps perps and spot apart and has no
             // userSetAbstraction, so every account is in the mode of one never set.
             return ok(json::string("default"));
+        if (type == "maxBuilderFee") {
+            auto const* b = body.if_contains("builder");
+            if (!b)
+                return info_answer{unprocessable("missing field `builder`", v)};
+            auto const builder =
+                b->is_string() ? ledger::normalize_address(b->get_string()) : std::nullopt;
+            if (!builder)
+                return info_answer{unprocessable(
+                    "builder: invalid address, expected 0x followed by 40 hex digits", v)};
+            // A JSON number: tenths of a basis point, 0 when never approved.
+            return ok(ledger_.max_builder_fee(*user, *builder).value_or(0));
+        }
         return active_asset_data(*user, body, v);
     }
 
