@@ -12,6 +12,7 @@ fi
 if [[ ! -f tests/ethers/node_modules/ethers/package.json ]]; then
   (cd tests/ethers && npm ci --no-audit --no-fund --loglevel=error)
 fi
+[[ -f tests/ccxt/node_modules/ccxt/package.json ]] || (cd tests/ccxt && npm ci --no-audit --no-fund --loglevel=error)
 bash scripts/build.sh "$@"
 export GATEWAY_LOG_LEVEL=${GATEWAY_LOG_LEVEL:-warn}
 ctest --test-dir "$build_dir" --output-on-failure -j "${GATEWAY_JOBS:-2}"

@@ -202,6 +202,46 @@ TEST_CASE("alpha mock: spotMeta lists tokens and pairs", "[contract][mock][alpha
     CHECK(keys(u[1]) == std::set<std::string>{"name", "tokens", "index", "isCanonical"});
 }
 
+TEST_CASE("alpha mock: spotMetaAndAssetCtxs pairs spotMeta with one context per pair",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    // The body ccxt's fetchMarkets/fetchTickers sends (ccxt-requests-only.json, fetchTickers).
+    auto const r = info_json(*m, R"({"type":"spotMetaAndAssetCtxs"})");
+    REQUIRE(r.as_array().size() == 2);
+    CHECK(r.at(0) == info_json(*m, R"({"type":"spotMeta"})"));
+    auto const& universe = r.at(0).at("universe").as_array();
+    auto const& ctxs = r.at(1).as_array();
+    REQUIRE(ctxs.size() == universe.size());
+    auto const mids = info_json(*m, R"({"type":"allMids"})");
+    for (std::size_t i = 0; i < ctxs.size(); ++i) {
+        auto const& c = ctxs[i];
+        CAPTURE(i, json::serialize(c));
+        // alpha.md §3.3 (SDK-ts spotMetaAndAssetCtxs): ctxs[i] belongs to universe[i].
+        CHECK(keys(c) == std::set<std::string>{"prevDayPx", "dayNtlVlm", "markPx", "midPx",
+                                               "circulatingSupply", "coin", "totalSupply",
+                                               "dayBaseVlm"});
+        CHECK(c.at("coin") == universe[i].at("name"));
+        for (auto const* k : {"prevDayPx", "dayNtlVlm", "markPx", "midPx", "circulatingSupply",
+                              "totalSupply", "dayBaseVlm"}) {
+            CAPTURE(k);
+            CHECK(is_hl_decimal(c.at(k)));
+        }
+        CHECK(c.at("midPx") == mids.at(universe[i].at("name").as_string()));
+        CHECK(dec(c.at("circulatingSupply")) <= dec(c.at("totalSupply")));
+    }
+    CHECK(ctxs[0].at("coin") == "PURR/USDC");
+    CHECK(ctxs[1].at("coin") == "@1");
+
+    // The contexts follow the market state: a pinned mark is the new markPx and midPx.
+    auto const pin = fetch(http::verb::post, m->base_url() + "/__mock/mark",
+                           R"({"symbol":"PURR/USDC","price":"0.2"})");
+    REQUIRE(pin.status == 200);
+    auto const after = info_json(*m, R"({"type":"spotMetaAndAssetCtxs"})");
+    CHECK(after.at(1).at(0).at("markPx") == "0.2");
+    CHECK(after.at(1).at(0).at("midPx") == "0.2");
+    CHECK(after.at(1).at(0).at("prevDayPx") == r.at(1).at(0).at("prevDayPx"));
+}
+
 TEST_CASE("alpha mock: perpDexs starts with null for the main dex", "[contract][mock][alpha]") {
     auto m = start_alpha();
     auto const d = info_json(*m, R"({"type":"perpDexs"})");
@@ -827,6 +867,30 @@ TEST_CASE("alpha mock: orderStatus by oid and cloid, historicalOrders, agents, r
     CHECK(rl.at("nRequestsUsed") == 0);
 }
 
+TEST_CASE("alpha mock: userAbstraction and maxBuilderFee, the reads ccxt makes at start",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    seed_trader(*m);
+    // A bare JSON string (alpha.md has no section; upstream answers e.g. "default" or
+    // "unifiedAccount"): the mock keeps perps and spot apart and has no userSetAbstraction.
+    for (auto const* user : {trader, nobody}) {
+        CAPTURE(user);
+        auto const r = info(*m, user_body("userAbstraction", user));
+        REQUIRE(r.status == 200);
+        CHECK(r.message[http::field::content_type] == "application/json");
+        CHECK(r.body == R"("default")");
+    }
+    // A JSON number, tenths of a basis point: 0 before any approveBuilderFee.
+    auto const fee =
+        info(*m, user_body("maxBuilderFee", trader,
+                           R"(,"builder":"0x6530512A6c89C7cfCEbC3BA7fcD9aDa5f30827a6")"));
+    REQUIRE(fee.status == 200);
+    CHECK(fee.body == "0");
+    CHECK(info(*m, user_body("maxBuilderFee", trader)).status == 422);
+    CHECK(info(*m, user_body("maxBuilderFee", trader, R"(,"builder":"0x12")")).status == 422);
+    CHECK(info(*m, R"({"type":"userAbstraction"})").status == 422);
+}
+
 TEST_CASE("alpha mock: perpDexStatus and perpDexLimits", "[contract][mock][alpha]") {
     auto m = start_alpha();
     auto const status = info_json(*m, R"({"type":"perpDexStatus","dex":"xyz"})");
@@ -1371,4 +1435,85 @@ TEST_CASE("alpha mock /exchange: signers, agents and malformed bodies over HTTP"
         CHECK(r.message[http::field::content_type].starts_with("text/plain"));
         CHECK(r.body.rfind("Failed to deserialize the JSON body into the target type", 0) == 0);
     }
+}
+
+TEST_CASE("alpha mock /exchange: approveBuilderFee, then orders naming the builder pay its fee",
+          "[contract][mock][alpha]") {
+    auto m = start_alpha();
+    set_mark(*m, "BTC", "67000");
+    fund(*m, k1_address);
+    // ccxt posts the builder in mixed case (EIP-55 style); the signature covers the address.
+    std::string const builder_mixed = "0xE5CA49FB3bd9a581f0d1ef9cb5d7177da08bf901";
+    auto approve = [&](std::string const& rate, gateway::sign::private_key const& k) {
+        auto const nonce = static_cast<std::uint64_t>(sa::next_nonce_ms());
+        json::object a;
+        a["type"] = "approveBuilderFee";
+        a["signatureChainId"] = "0x66eee";
+        a["hyperliquidChain"] = "Mainnet";
+        a["maxFeeRate"] = rate;
+        a["builder"] = builder_mixed;
+        a["nonce"] = nonce;
+        json::object body;
+        body["action"] = a;
+        body["nonce"] = nonce;
+        body["signature"] = sa::signature_to_json(sa::sign_user_signed_action(a, k).value());
+        body["vaultAddress"] = nullptr;
+        return exchange_json(*m, json::serialize(body));
+    };
+    auto with_builder = [](json::object action, std::uint64_t f) {
+        json::object b;
+        b["b"] = k2_address;
+        b["f"] = f;
+        action["builder"] = std::move(b);
+        return action;
+    };
+    auto const buy = order_action(0, true, "70000", "0.01", tif("Ioc"));
+    auto const not_approved =
+        json::parse(R"({"status":"err","response":"Builder fee has not been approved."})");
+    auto const ok = json::parse(R"({"status":"ok","response":{"type":"default"}})");
+
+    // Not approved: the whole action fails, even at a zero fee.
+    CHECK(exchange_json(*m, signed_body(with_builder(buy, 10), k1)) == not_approved);
+    CHECK(exchange_json(*m, signed_body(with_builder(buy, 0), k1)) == not_approved);
+    // A builder needs 100 USDC of perps account value to be approved.
+    CHECK(approve("0.01%", k1) ==
+          json::parse(
+              R"({"status":"err","response":"Builder has insufficient balance to be approved."})"));
+    control_json(*m, http::verb::post, "/__mock/accounts",
+                 R"({"address":")" + k2_address + R"(","balances":{"USDC":"100"}})");
+    for (auto const* bad : {"1.5%", "0.0001%", "abc", "0.01"}) {
+        CAPTURE(bad);
+        CHECK(approve(bad, k1).at("status") == "err");
+    }
+    CHECK(approve("0.01%", k1) == ok);
+    auto const max_fee =
+        user_body("maxBuilderFee", k1_address, R"(,"builder":")" + builder_mixed + R"(")");
+    CHECK(info_json(*m, max_fee) == 10);
+
+    // Above the approval: refused; at it: the fill pays the builder on top of the taker fee.
+    CHECK(exchange_json(*m, signed_body(with_builder(buy, 11), k1)) == not_approved);
+    auto const filled = order_status(*m, with_builder(buy, 10));
+    REQUIRE(filled.as_object().contains("filled"));
+    CHECK(filled.at("filled").at("avgPx") == "67001.0");
+    auto const fills = info_json(*m, user_body("userFills", k1_address));
+    REQUIRE(fills.as_array().size() == 1);
+    // 670.01 USDC: taker 0.045% = 0.3015045 -> 0.301505; builder 10 tenths of a bp = 0.067001.
+    CHECK(fills.at(0).at("builderFee") == "0.067001");
+    CHECK(fills.at(0).at("fee") == "0.368506");
+    // Without a builder there is no builderFee key (alpha.md §3.8).
+    REQUIRE(order_status(*m, buy).as_object().contains("filled"));
+    auto const plain = info_json(*m, user_body("userFills", k1_address)).at(0);
+    CHECK_FALSE(plain.as_object().contains("builderFee"));
+    CHECK(plain.at("fee") == "0.301505");
+
+    // A new approval replaces the old one; the builder's own key (an account, not the user)
+    // approves for itself, never for k1.
+    CHECK(approve("0.005%", k1) == ok);
+    CHECK(info_json(*m, max_fee) == 5);
+    CHECK(exchange_json(*m, signed_body(with_builder(buy, 10), k1)) == not_approved);
+    CHECK(approve("0.02%", k2) == ok);
+    CHECK(info_json(*m, max_fee) == 5);
+    // What counts in stats (CONTRACT §10).
+    auto const stats = control_json(*m, http::verb::get, "/__mock/stats");
+    CHECK(stats.at("byKind").at("exchange:approveBuilderFee") == 8);
 }

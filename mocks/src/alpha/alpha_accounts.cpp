@@ -650,6 +650,8 @@ json::object fill_json(fill_record const& f) {
     if (f.cloid)
         o["cloid"] = *f.cloid;
     o["feeToken"] = f.fee_token;
+    if (!f.builder_fee.is_zero()) // alpha.md §3.8: omitted when 0
+        o["builderFee"] = f.builder_fee.hl(usd);
     o["twapId"] = nullptr;
     return o;
 }

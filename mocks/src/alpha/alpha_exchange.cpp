@@ -48,6 +48,8 @@ struct parsed_action {
     bool grouping_na = true;
     std::string grouping;
     std::vector<cancel_item> cancels;
+    std::optional<std::string> builder; ///< order: `builder.b`, lowercase
+    std::uint64_t builder_fee = 0;      ///< order: `builder.f`, tenths of a basis point
     std::uint32_t asset = 0;
     bool is_cross = false;
     std::uint64_t leverage = 0;
@@ -88,6 +90,18 @@ constexpr std::string_view empty_batch_text = "Order batch is empty.";
 constexpr std::string_view expired_text = "Action already expired";
 constexpr std::string_view vault_text =
     "Vault and sub-account actions are not supported by the mock.";
+// Builder codes ("Builder fee has not been approved." and the insufficient balance text are
+// what clients quote from the upstream; the fee rate text is the mock's)
+constexpr std::string_view builder_not_approved_text = "Builder fee has not been approved.";
+constexpr std::string_view builder_balance_text =
+    "Builder has insufficient balance to be approved.";
+
+/// Builder codes: the approved maximum is at most 1% (spot's cap; perps cap 0.1%), a builder
+/// must hold 100 USDC of perps account value to be approved.
+constexpr std::uint64_t max_builder_fee_tenths = 1000;
+constexpr std::int64_t builder_minimum_usd = 100;
+/// Tenths of a basis point per unit: fee = notional * f / 100000.
+constexpr std::int64_t tenths_bps_per_unit = 100'000;
 
 constexpr std::int64_t ppm = 1'000'000;
 constexpr unsigned usd_decimals = 6;
@@ -96,7 +110,7 @@ constexpr unsigned usd_decimals = 6;
 /// surrounded by spaces.
 constexpr std::string_view unimplemented_types =
     " modify batchModify scheduleCancel updateIsolatedMargin usdSend spotSend "
-    "withdraw3 usdClassTransfer approveBuilderFee sendAsset twapOrder twapCancel "
+    "withdraw3 usdClassTransfer sendAsset twapOrder twapCancel "
     "setReferrer createSubAccount subAccountTransfer subAccountSpotTransfer "
     "vaultTransfer tokenDelegate noop evmUserModify cDeposit cWithdraw "
     "topUpIsolatedOnlyMargin createVault ";
@@ -457,6 +471,8 @@ std::optional<parsed_action> parse_l1(json::object const& action, std::string co
             builder["b"] = *ba;
             builder["f"] = *bf;
             canon["builder"] = std::move(builder);
+            out.builder = *ba;
+            out.builder_fee = *bf;
         }
         return out;
     }
@@ -556,7 +572,7 @@ json::value filled_status(amount total, amount avg, std::uint64_t oid,
 /// One side's fill event at `px` x `q` with the fee of its role (alpha_exchange.hpp).
 fill_event make_fill(asset_info const& ai, bool is_buy, amount px, amount q, std::int64_t now,
                      std::uint64_t oid, std::uint64_t tid, bool crossed,
-                     std::optional<std::string> const& cloid) {
+                     std::optional<std::string> const& cloid, std::uint64_t builder_tenths) {
     fill_event e;
     e.coin = ai.coin;
     e.is_buy = is_buy;
@@ -567,19 +583,30 @@ fill_event make_fill(asset_info const& ai, bool is_buy, amount px, amount q, std
     e.tid = tid;
     e.crossed = crossed;
     e.cloid = cloid;
+    // The builder's part is charged on top, in the same token (alpha.md §3.8: `fee` includes
+    // `builderFee`).
+    auto const builder = [&](amount base, unsigned decimals) {
+        return base.times(static_cast<std::int64_t>(builder_tenths))
+            .over(tenths_bps_per_unit)
+            .rounded(decimals);
+    };
     if (!ai.spot) {
         std::int64_t const rate = crossed ? perps_taker_fee_ppm : perps_maker_fee_ppm;
+        e.builder_fee = builder(px * q, usd_decimals);
         e.fee = (px * q).times(rate).over(ppm).rounded(usd_decimals);
     } else {
         std::int64_t const rate = crossed ? spot_taker_fee_ppm : spot_maker_fee_ppm;
         if (is_buy) {
+            e.builder_fee = builder(q, ai.base_wei_decimals);
             e.fee = q.times(rate).over(ppm).rounded(ai.base_wei_decimals);
             e.fee_token = ai.base;
         } else {
+            e.builder_fee = builder(px * q, ai.quote_wei_decimals);
             e.fee = (px * q).times(rate).over(ppm).rounded(ai.quote_wei_decimals);
             e.fee_token = ai.quote;
         }
     }
+    e.fee += e.builder_fee;
     return e;
 }
 
@@ -659,6 +686,8 @@ exchange_reply exchange::handle(json::object const& body) {
 
     if (*type == "approveAgent")
         return approve_agent(action, *nonce, *sig, clock_());
+    if (*type == "approveBuilderFee")
+        return approve_builder_fee(action, *nonce, *sig, clock_());
     if (!is_l1_type(*type)) {
         if (unimplemented_types.find(" " + *type + " ") != std::string_view::npos)
             return err("Action type " + *type + " is not implemented by the mock.");
@@ -744,19 +773,10 @@ exchange_reply exchange::approve_agent(json::object const& action, std::uint64_t
         return bad(td.error().message);
 
     std::lock_guard lock(m_);
-    auto const signer = sa::recover_user_signed_signer(signed_action, sig);
-    if (!signer)
-        return err(unrecoverable_text);
-    std::string const user = signer->str();
-    if (!ledger_.known(user) || ledger_.role(user).role == "agent")
-        return err("Must deposit before performing actions. User: " + user);
-    std::string_view const network = testnet_ ? "Testnet" : "Mainnet";
-    if (*chain != network)
-        return err("Invalid hyperliquidChain " + *chain + ": this is " + std::string(network) +
-                   ".");
-    if (*inner_nonce != nonce)
-        return err("Invalid nonce: the action's nonce " + std::to_string(*inner_nonce) +
-                   " differs from the request's " + std::to_string(nonce));
+    auto checked = user_signed_signer(signed_action, *chain, *inner_nonce, nonce, sig);
+    if (auto* reply = std::get_if<exchange_reply>(&checked))
+        return std::move(*reply);
+    std::string const user = std::get<std::string>(std::move(checked));
     if (*agent == user)
         return err("An account cannot approve itself as its agent.");
     if (auto const e = check_nonce(user, nonce, now))
@@ -768,6 +788,83 @@ exchange_reply exchange::approve_agent(json::object const& action, std::uint64_t
     rec.name = std::move(agent_label);
     rec.valid_until = valid_until;
     ledger_.add_agent(user, std::move(rec));
+    return {json::value(ok_default()), {}};
+}
+
+std::variant<std::string, exchange_reply>
+exchange::user_signed_signer(json::object const& signed_action, std::string const& chain,
+                             std::uint64_t inner_nonce, std::uint64_t nonce,
+                             sign::signature const& sig) const {
+    auto const signer = sa::recover_user_signed_signer(signed_action, sig);
+    if (!signer)
+        return err(unrecoverable_text);
+    std::string user = signer->str();
+    if (!ledger_.known(user) || ledger_.role(user).role == "agent")
+        return err("Must deposit before performing actions. User: " + user);
+    std::string_view const network = testnet_ ? "Testnet" : "Mainnet";
+    if (chain != network)
+        return err("Invalid hyperliquidChain " + chain + ": this is " + std::string(network) + ".");
+    if (inner_nonce != nonce)
+        return err("Invalid nonce: the action's nonce " + std::to_string(inner_nonce) +
+                   " differs from the request's " + std::to_string(nonce));
+    return user;
+}
+
+exchange_reply exchange::approve_builder_fee(json::object const& action, std::uint64_t nonce,
+                                             sign::signature const& sig, std::int64_t now) {
+    std::string why;
+    std::string const where = "action.";
+    auto const chain = string_field(action, "hyperliquidChain", where, why);
+    if (!chain)
+        return bad(why);
+    auto const chain_id = string_field(action, "signatureChainId", where, why);
+    if (!chain_id)
+        return bad(why);
+    auto const rate = string_field(action, "maxFeeRate", where, why);
+    if (!rate)
+        return bad(why);
+    auto const builder_text = string_field(action, "builder", where, why);
+    if (!builder_text)
+        return bad(why);
+    auto const builder = ledger::normalize_address(*builder_text);
+    if (!builder)
+        return bad("action.builder: invalid address, expected 0x followed by 40 hex digits");
+    auto const inner_nonce = uint_field(action, "nonce", where, why);
+    if (!inner_nonce)
+        return bad(why);
+    // What was signed (alpha.md §5.8, ApproveBuilderFee): the fields as posted.
+    json::object signed_action;
+    signed_action["type"] = "approveBuilderFee";
+    signed_action["signatureChainId"] = *chain_id;
+    signed_action["hyperliquidChain"] = *chain;
+    signed_action["maxFeeRate"] = *rate;
+    signed_action["builder"] = *builder_text;
+    signed_action["nonce"] = *inner_nonce;
+    auto const td = sa::user_signed_typed_data(signed_action);
+    if (!td)
+        return bad(td.error().message);
+
+    std::lock_guard lock(m_);
+    auto checked = user_signed_signer(signed_action, *chain, *inner_nonce, nonce, sig);
+    if (auto* reply = std::get_if<exchange_reply>(&checked))
+        return std::move(*reply);
+    std::string const user = std::get<std::string>(std::move(checked));
+    // "0.01%": a percentage with at most 3 decimals (whole tenths of a basis point), <= 1%.
+    std::optional<std::int64_t> tenths;
+    if (rate->size() > 1 && rate->back() == '%')
+        if (auto const n = plain(std::string_view(*rate).substr(0, rate->size() - 1)))
+            if (auto const v = amount::parse(n->text))
+                tenths = v->times(1000).to_scaled(0);
+    if (!tenths || *tenths > static_cast<std::int64_t>(max_builder_fee_tenths))
+        return err("Invalid builder fee rate " + *rate +
+                   ": expected a percentage of at most 1% in steps of 0.001%.");
+    auto const value = ledger_.perp_state(*builder, "", marks_of(markets_)).all.account_value;
+    if (value < amount::from_int(builder_minimum_usd))
+        return err(builder_balance_text);
+    if (auto const e = check_nonce(user, nonce, now))
+        return err(*e);
+    ledger_.note_action(user);
+    ledger_.approve_builder_fee(user, *builder, static_cast<std::uint64_t>(*tenths));
     return {json::value(ok_default()), {}};
 }
 
@@ -798,9 +895,15 @@ exchange_reply exchange::run(std::string const& user, parsed_action const& a, st
             return err(grouping_text);
         if (a.orders.empty())
             return err(empty_batch_text);
+        // An order naming a builder needs the user's approval of at least that fee (even 0).
+        if (a.builder) {
+            auto const approved = ledger_.max_builder_fee(user, *a.builder);
+            if (!approved || *approved < a.builder_fee)
+                return err(builder_not_approved_text);
+        }
         json::array statuses;
         for (auto const& o : a.orders)
-            statuses.push_back(place(user, o, now));
+            statuses.push_back(place(user, o, a.builder_fee, now));
         // A trigger placed beyond its price fires at once.
         for (std::size_t k = 0; k < assets_.size(); ++k)
             fire_triggers(k, now);
@@ -891,7 +994,8 @@ std::string exchange::bbo_text(std::size_t k) const {
     return bid + "@" + ask;
 }
 
-json::value exchange::place(std::string const& user, parsed_order const& o, std::int64_t now) {
+json::value exchange::place(std::string const& user, parsed_order const& o,
+                            std::uint64_t builder_fee, std::int64_t now) {
     auto const k = asset_index(o.a);
     if (!k)
         return order_error(invalid_asset_text);
@@ -934,6 +1038,7 @@ json::value exchange::place(std::string const& user, parsed_order const& o, std:
     spec.timestamp = now;
     spec.cloid = o.cloid;
     spec.reduce_only = o.r;
+    spec.builder_fee = builder_fee;
 
     if (o.trigger) {
         bool const above = o.tp ? !o.b : o.b;
@@ -990,6 +1095,7 @@ exchange::taker exchange::execute(std::string const& user, std::size_t k, order_
     t.limit = spec.limit_px;
     t.remaining = spec.sz;
     t.cloid = spec.cloid;
+    t.builder_fee = spec.builder_fee;
     match(k, t, now);
     if (t.remaining.is_zero())
         ledger_.record_order(user, order_record{oid, spec, {}}, "filled", now);
@@ -1037,14 +1143,17 @@ void exchange::fill(std::size_t k, taker& t, book_order& maker, amount px, amoun
     if (taker_user || maker_user) {
         std::uint64_t const tid = ledger_.next_tid();
         if (taker_user)
-            ledger_.apply_fill(t.owner,
-                               make_fill(ai, t.is_buy, px, q, now, t.oid, tid, true, t.cloid));
+            ledger_.apply_fill(t.owner, make_fill(ai, t.is_buy, px, q, now, t.oid, tid, true,
+                                                  t.cloid, t.builder_fee));
         if (maker_user) {
             std::optional<std::string> cloid;
-            if (auto const r = resting_.find(maker.oid); r != resting_.end())
+            std::uint64_t builder_fee = 0;
+            if (auto const r = resting_.find(maker.oid); r != resting_.end()) {
                 cloid = r->second.cloid;
-            ledger_.apply_fill(maker.owner,
-                               make_fill(ai, !t.is_buy, px, q, now, maker.oid, tid, false, cloid));
+                builder_fee = r->second.builder_fee;
+            }
+            ledger_.apply_fill(maker.owner, make_fill(ai, !t.is_buy, px, q, now, maker.oid, tid,
+                                                      false, cloid, builder_fee));
         }
         auto const& s = markets_.spec(ai.market);
         auto const pxs = px.rounded(s.px_scale).to_scaled(s.px_scale);
@@ -1083,6 +1192,7 @@ void exchange::add_resting(std::size_t k, std::string const& owner, std::uint64_
     r.px = spec.limit_px;
     r.owner = owner;
     r.cloid = spec.cloid;
+    r.builder_fee = spec.builder_fee;
     resting_[oid] = std::move(r);
     ledger_.rest_order(owner, order_record{oid, spec, remaining});
 }

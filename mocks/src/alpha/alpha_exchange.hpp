@@ -50,6 +50,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 namespace gateway::mocks::alpha {
@@ -160,6 +161,7 @@ private:
         amount px;
         std::string owner;
         std::optional<std::string> cloid;
+        std::uint64_t builder_fee = 0; ///< tenths of a basis point (order_spec::builder_fee)
     };
     struct trigger_order {
         std::size_t asset_index = 0;
@@ -181,13 +183,23 @@ private:
         amount remaining;
         std::optional<std::string> cloid;
         amount filled;
-        amount notional; ///< sum of px * sz filled
+        amount notional;               ///< sum of px * sz filled
+        std::uint64_t builder_fee = 0; ///< tenths of a basis point (order_spec::builder_fee)
     };
     exchange_reply run(std::string const& user, detail::parsed_action const& a, std::int64_t now);
     exchange_reply approve_agent(boost::json::object const& action, std::uint64_t nonce,
                                  sign::signature const& sig, std::int64_t now);
+    exchange_reply approve_builder_fee(boost::json::object const& action, std::uint64_t nonce,
+                                       sign::signature const& sig, std::int64_t now);
+    /// The checks every user-signed action shares, in order: a signer recovers, it is a known
+    /// account and no agent, `hyperliquidChain` names this network, the action's nonce is the
+    /// request's. The user on success, else the answer. Call with `m_` held.
+    std::variant<std::string, exchange_reply>
+    user_signed_signer(boost::json::object const& signed_action, std::string const& chain,
+                       std::uint64_t inner_nonce, std::uint64_t nonce,
+                       sign::signature const& sig) const;
     boost::json::value place(std::string const& user, detail::parsed_order const& o,
-                             std::int64_t now);
+                             std::uint64_t builder_fee, std::int64_t now);
     boost::json::value cancel(std::string const& user, std::uint32_t asset, std::uint64_t oid,
                               std::optional<std::string> const& cloid, std::int64_t now);
 

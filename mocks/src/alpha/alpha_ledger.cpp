@@ -198,6 +198,7 @@ std::optional<fill_record> ledger::apply_fill(std::string const& address, fill_e
     f.hash = e.hash.empty() ? hash_hex(mix_seed(seed_, 0x4a54, f.tid)) : e.hash;
     f.crossed = e.crossed;
     f.fee = e.fee;
+    f.builder_fee = e.builder_fee;
     f.cloid = e.cloid;
     if (ins->spot)
         apply_spot(a, *ins, e, f);
@@ -383,6 +384,12 @@ void ledger::add_agent(std::string const& master, agent_record agent) {
     });
     agent_master_[agent.address] = master;
     agents.push_back(std::move(agent));
+}
+
+void ledger::approve_builder_fee(std::string const& user, std::string const& builder,
+                                 std::uint64_t max_tenths_bps) {
+    std::lock_guard lock(m_);
+    touch(user).builder_fees[builder] = max_tenths_bps;
 }
 
 void ledger::note_action(std::string const& address) {
@@ -617,6 +624,18 @@ std::vector<order_status_record> ledger::historical_orders(std::string const& ad
     if (out.size() > history_kept)
         out.resize(history_kept);
     return out;
+}
+
+std::optional<std::uint64_t> ledger::max_builder_fee(std::string const& user,
+                                                     std::string const& builder) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(user);
+    if (!a)
+        return std::nullopt;
+    auto const it = a->builder_fees.find(builder);
+    if (it == a->builder_fees.end())
+        return std::nullopt;
+    return it->second;
 }
 
 std::vector<agent_record> ledger::extra_agents(std::string const& master) const {

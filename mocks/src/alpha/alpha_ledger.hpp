@@ -77,8 +77,9 @@ struct fill_event {
     std::uint64_t tid = 0; ///< 0: the ledger allocates one
     std::string hash;      ///< empty: derived from the tid
     bool crossed = true;   ///< taker
-    amount fee;            ///< in `fee_token`; negative is a rebate
+    amount fee;            ///< in `fee_token`, `builder_fee` included; negative is a rebate
     std::string fee_token; ///< empty: "USDC" for perps; spot: base on buys, quote on sells
+    amount builder_fee;    ///< the part of `fee` the order's builder charges (`builderFee`)
     std::optional<std::string> cloid;
     /// The position's setting when it opens (else the coin's current setting, else the
     /// default: cross, min(20, maxLeverage); isolated-only coins default to isolated).
@@ -102,6 +103,7 @@ struct fill_record {
     std::uint64_t tid = 0;
     std::optional<std::string> cloid;
     std::string fee_token;
+    amount builder_fee; ///< zero: no `builderFee` key
 };
 
 /// What the engine asks to rest (or to trigger later).
@@ -119,6 +121,9 @@ struct order_spec {
     amount trigger_px;                     ///< zero when not a trigger
     std::string trigger_condition = "N/A"; ///< e.g. "Price below 55000"
     bool is_position_tpsl = false;
+    /// What the order pays its builder on every fill, in tenths of a basis point of the
+    /// notional (the action's `builder.f`; 0 without a builder).
+    std::uint64_t builder_fee = 0;
 };
 
 /// A resting (or historical) order: the `frontendOpenOrders` element.
@@ -263,6 +268,10 @@ public:
                       std::int64_t time_ms);
 
     void add_agent(std::string const& master, agent_record agent);
+    /// `approveBuilderFee`: the most `builder` may charge `user`'s orders, in tenths of a basis
+    /// point; a new approval of the same builder replaces the previous one.
+    void approve_builder_fee(std::string const& user, std::string const& builder,
+                             std::uint64_t max_tenths_bps);
     /// Counts one /exchange action against the address-based limit (userRateLimit).
     void note_action(std::string const& address);
 
@@ -294,6 +303,10 @@ public:
     /// Named agents of a master (the unnamed one is not listed).
     std::vector<agent_record> extra_agents(std::string const& master) const;
     role_view role(std::string const& address) const;
+    /// What `user` approved `builder` to charge (tenths of a basis point); nullopt when never
+    /// approved (`maxBuilderFee` then answers 0).
+    std::optional<std::uint64_t> max_builder_fee(std::string const& user,
+                                                 std::string const& builder) const;
     rate_view rate_limit(std::string const& address) const;
     /// Sum of the collateral credited to a dex over every address.
     amount net_deposits(std::string_view dex) const;
@@ -312,6 +325,7 @@ private:
         std::deque<order_status_record> history; ///< oldest first
         std::deque<fill_record> fills;           ///< oldest first
         std::vector<agent_record> agents;
+        std::map<std::string, std::uint64_t, std::less<>> builder_fees; ///< builder -> max
         amount cum_vlm;
         std::uint64_t actions = 0;
     };

@@ -328,6 +328,9 @@ private:
         }
         if (*type == "spotMeta")
             return {json_response(http::status::ok, spot_meta(), v)};
+        if (*type == "spotMetaAndAssetCtxs")
+            return {
+                json_response(http::status::ok, json::array{spot_meta(), spot_asset_ctxs()}, v)};
         if (*type == "perpDexs")
             return {json_response(http::status::ok, perp_dexs(), v)};
         if (*type == "l2Book")
@@ -386,13 +389,14 @@ private:
 
     std::optional<info_answer> account_info(std::string_view type, json::object const& body,
                                             unsigned v) const {
-        static constexpr std::array<std::string_view, 12> account_types{
+        static constexpr std::array<std::string_view, 14> account_types{
             "clearinghouseState", "spotClearinghouseState",
             "openOrders",         "frontendOpenOrders",
             "userFills",          "userFillsByTime",
             "orderStatus",        "historicalOrders",
             "extraAgents",        "userRole",
-            "userRateLimit",      "activeAssetData"};
+            "userRateLimit",      "activeAssetData",
+            "userAbstraction",    "maxBuilderFee"};
         if (std::find(account_types.begin(), account_types.end(), type) == account_types.end())
             return std::nullopt;
         std::string why;
@@ -488,6 +492,22 @@ private:
             return ok(role_json(ledger_.role(*user)));
         if (type == "userRateLimit")
             return ok(rate_limit_json(ledger_.rate_limit(*user)));
+        if (type == "userAbstraction")
+            // A bare JSON string. The mock keeps perps and spot apart and has no
+            // userSetAbstraction, so every account is in the mode of one never set.
+            return ok(json::string("default"));
+        if (type == "maxBuilderFee") {
+            auto const* b = body.if_contains("builder");
+            if (!b)
+                return info_answer{unprocessable("missing field `builder`", v)};
+            auto const builder =
+                b->is_string() ? ledger::normalize_address(b->get_string()) : std::nullopt;
+            if (!builder)
+                return info_answer{unprocessable(
+                    "builder: invalid address, expected 0x followed by 40 hex digits", v)};
+            // A JSON number: tenths of a basis point, 0 when never approved.
+            return ok(ledger_.max_builder_fee(*user, *builder).value_or(0));
+        }
         return active_asset_data(*user, body, v);
     }
 
@@ -745,6 +765,40 @@ private:
         o["tokens"] = std::move(toks);
         o["universe"] = std::move(universe);
         return o;
+    }
+
+    /// alpha.md §3.3: `spotMetaAndAssetCtxs` contexts, aligned with `spotMeta.universe`.
+    json::array spot_asset_ctxs() const {
+        json::array out;
+        for (std::size_t k = 0; k < pairs.size(); ++k) {
+            auto const& p = pairs[k];
+            std::size_t const i = index_of(std::string(p.name));
+            auto const& s = markets_.spec(i);
+            auto const& base = tokens[p.base];
+            auto const b = engine_.book(i, 1);
+            // Slow-moving statistics: fixed per seed and pair.
+            splitmix64 r(mix_seed(seed_, 0x5c7, k));
+            std::int64_t const base_vlm = s.lot * r.between(50, 2000);
+            // Supplies in whole tokens, shown at the token's wei precision.
+            std::int64_t const total = r.between(100'000'000, 1'000'000'000);
+            std::int64_t const circulating = total - r.between(1, total / 10);
+            std::int64_t const wei = pow10(base.wei_decimals);
+            json::object c;
+            c["prevDayPx"] = float_style(s.mark, s.px_scale);
+            c["dayNtlVlm"] = float_style(base_vlm * s.mark, s.sz_scale + s.px_scale);
+            c["markPx"] = float_style(markets_.mark(i), s.px_scale);
+            if (b.bids.empty() || b.asks.empty())
+                c["midPx"] = nullptr;
+            else
+                c["midPx"] = mid_text(i);
+            c["circulatingSupply"] =
+                float_style(circulating * wei + r.between(0, wei - 1), base.wei_decimals);
+            c["coin"] = p.name;
+            c["totalSupply"] = float_style(total * wei, base.wei_decimals);
+            c["dayBaseVlm"] = float_style(base_vlm, s.sz_scale);
+            out.push_back(std::move(c));
+        }
+        return out;
     }
 
     static json::array perp_dexs() {
