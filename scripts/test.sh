@@ -6,13 +6,7 @@ cd "$(dirname "$0")/.."
 build_dir=build
 [[ ${1:-} == --sanitize ]] && build_dir=build-asan
 bash scripts/install-deps.sh --test
-if [[ ! -f tests/browser/node_modules/playwright-core/package.json ]]; then
-  (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
-fi
-if [[ ! -f tests/ethers/node_modules/ethers/package.json ]]; then
-  (cd tests/ethers && npm ci --no-audit --no-fund --loglevel=error)
-fi
-[[ -f tests/ccxt/node_modules/ccxt/package.json ]] || (cd tests/ccxt && npm ci --no-audit --no-fund --loglevel=error)
+bash scripts/npm-deps.sh
 bash scripts/build.sh "$@"
 export GATEWAY_LOG_LEVEL=${GATEWAY_LOG_LEVEL:-warn}
 ctest --test-dir "$build_dir" --output-on-failure -j "${GATEWAY_JOBS:-2}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Browser test of the settings page (spec 5.1, CONTRACT §9). Installs what it needs when it is
-# missing (Debian's chromium, Node.js, the npm packages of package-lock.json), then runs
+# missing (Debian's chromium, Node.js, the npm packages package-lock.json pins), then runs
 # settings.test.mjs against a gatewayd binary.
 #
 #   tests/browser/run.sh [path/to/gatewayd]
@@ -29,14 +29,16 @@ if [ ! -x /usr/bin/chromium ]; then
     echo "run.sh: installing Debian's chromium" >&2
     apt_install chromium
 fi
-if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
-    echo "run.sh: installing Node.js and npm" >&2
-    apt_install nodejs npm
+# By command, not package: a Node.js build that bundles npm conflicts with Debian's npm.
+if ! command -v node >/dev/null 2>&1; then
+    echo "run.sh: installing Debian's Node.js" >&2
+    apt_install nodejs
 fi
-if [ ! -f "$here/node_modules/playwright-core/package.json" ]; then
-    echo "run.sh: installing playwright-core from package-lock.json" >&2
-    (cd "$here" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; })
+if ! command -v npm >/dev/null 2>&1; then
+    echo "run.sh: installing Debian's npm" >&2
+    apt_install npm
 fi
+bash "$here/../../scripts/npm-deps.sh" "$here"
 if [ ! -x "$gatewayd" ]; then
     echo "run.sh: no gatewayd binary at $gatewayd (build the project first)" >&2
     exit 2
