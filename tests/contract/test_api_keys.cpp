@@ -206,6 +206,12 @@ TEST_CASE("authenticated reads go on while another process holds the database's 
         return fetch(verb::post, gw.base_url + "/v1/account/session", creds,
                      {{"Content-Type", "application/json"}});
     };
+    // A session from before the lock, to sign out during it.
+    auto const before = sign_in();
+    REQUIRE(before.status == 200);
+    auto const set_cookie = std::string(before.message[boost::beast::http::field::set_cookie]);
+    auto const cookie = set_cookie.substr(0, set_cookie.find(';'));
+    auto const csrf = std::string(boost::json::parse(before.body).at("csrfToken").as_string());
 
     // Another process (the admin command line, a backup) takes the write lock and keeps it.
     sqlite3* other = nullptr;
@@ -234,6 +240,13 @@ TEST_CASE("authenticated reads go on while another process holds the database's 
           error_body("PROVIDER_UNAVAILABLE",
                      "The account database is busy; try again in a few seconds."));
     CHECK(refused.message["Retry-After"] == "2");
+    // A write that throws (sign-out) is 503 too, from the route.
+    auto const sign_out = fetch(verb::delete_, gw.base_url + "/v1/account/session", {},
+                                {{"Cookie", cookie}, {"X-CSRF-Token", csrf}});
+    CHECK(sign_out.status == 503);
+    CHECK(boost::json::parse(sign_out.body).at("error").at("code").as_string() ==
+          "PROVIDER_UNAVAILABLE");
+    CHECK(sign_out.message["Retry-After"] == "2");
 
     // A lock released while a sign-in waits: the sign-in just answers, late but normally.
     signing_in = std::async(std::launch::async, sign_in);
