@@ -134,12 +134,12 @@ struct account_options {
  * @par Thread safety
  * All members may be called concurrently from any thread.
  * @par Blocking
- * `check_key`, `sign_in_slowdown` and `flush_last_used`'s buffering never touch a database
- * lock: the key check answers from an in-memory cache that it keeps exact with a non-blocking
- * read of the database's change counter (so revocations by another process, the admin command
- * line, count from the next check). Every other member reads or writes the database and may
- * wait up to `db_busy_timeout` for another process's lock (and pays scrypt in sign_up and
- * sign_in): call them off the I/O threads.
+ * `check_key` and `sign_in_slowdown` never wait on a database lock: the key check answers
+ * from an in-memory cache that it keeps exact with a non-blocking read of the database's change
+ * counter (so revocations by another process, the admin command line, count from the next
+ * check), and buffers last-used times in memory. Every other member reads or writes the
+ * database and may wait up to `db_busy_timeout` for another process's lock (and pays scrypt
+ * in sign_up and sign_in): call them off the I/O threads.
  * @par Errors
  * sign_up: VALIDATION_ERROR naming `email` (malformed, or already registered) or `password`
  * (shorter than 10 characters, or over 1024 bytes); 429 RATE_LIMITED with `retry_after` when
