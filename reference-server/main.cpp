@@ -11,6 +11,7 @@
 #include "auth/demo.hpp"
 #include "config.hpp"
 #include "embedded.hpp"
+#include "private_dirs.hpp"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
             std::cerr << " (configure every provider, or none for the embedded mocks)\n";
             return 2;
         }
-        std::filesystem::create_directories(cfg->data_dir);
+        gateway::server::create_private_directories(cfg->data_dir); // 0700, whatever the umask
 
         gateway::server::gateway_app app(*cfg);
         auto const ep = app.start();

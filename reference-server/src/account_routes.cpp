@@ -16,8 +16,15 @@
 // None of these paths takes an API key (the server's key check skips them).
 //
 // The account service is synchronous (SQLite, scrypt), so every handler body runs on a small
-// thread pool of its own and the connection's I/O thread only waits for it: a burst of sign-in
-// attempts (each an scrypt) never stalls the API's I/O threads.
+// thread pool of its own and the connection's I/O thread only waits for it (co_await, no lock
+// held across it): a burst of sign-in attempts (each an scrypt), or a database another process
+// keeps locked, never stalls the API's I/O threads. Every database write happens there. A
+// database locked past the service's bound answers 503 with Retry-After, never 500.
+//
+// Abuse (issue 10): sign-ups are limited per client address and globally, before any scrypt
+// (the service counts them); failed sign-ins are throttled per (account, address) and per
+// address with 429 + Retry-After; an account attacked from many addresses is only slowed: the
+// answer about it is held back on a timer (no thread held), right or wrong password alike.
 #include "account_pages.hpp"
 #include "config.hpp"
 #include "http/session.hpp"
@@ -27,6 +34,8 @@
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/json/array.hpp>
@@ -56,6 +65,8 @@ constexpr std::string_view session_cookie = "gw_session";
 constexpr std::string_view presession_cookie = "gw_csrf";
 constexpr std::int64_t presession_max_age = std::int64_t{2} * 3600;
 constexpr std::size_t token_bytes = 32;
+/// Retry-After of a 503 for a database another process keeps locked.
+constexpr unsigned busy_retry_after_s = 2;
 
 /// The system clock, for the key list's `status` only (display). Expiry that matters, of
 /// sessions and keys, is decided by the account service on its own (injectable) clock.
@@ -68,10 +79,16 @@ std::int64_t now_ms() {
 
 using sync_handler = std::function<result<reply>(request_context& ctx)>;
 
-/// Runs `f` on `pool`, resuming the calling coroutine on its own executor with the outcome. An
-/// exception from `f` is rethrown here, where the app turns it into 500 INTERNAL_ERROR.
+/// What a handler on the HTML pages or the JSON API answers when the database stayed locked.
+enum class answer_as { json, html };
+
+reply busy_page();
+
+/// Runs `f` on `pool`, resuming the calling coroutine on its own executor with the outcome. A
+/// `database_busy` from `f` becomes 503 with Retry-After; any other exception is rethrown here,
+/// where the app turns it into 500 INTERNAL_ERROR.
 asio::awaitable<result<reply>> run_on(asio::thread_pool& pool, sync_handler const& f,
-                                      request_context& ctx) {
+                                      request_context& ctx, answer_as as) {
     std::optional<result<reply>> out;
     std::exception_ptr failure;
     co_await asio::async_initiate<asio::use_awaitable_t<> const, void()>(
@@ -80,6 +97,16 @@ asio::awaitable<result<reply>> run_on(asio::thread_pool& pool, sync_handler cons
             asio::post(pool, [&, handler = std::move(handler), work = std::move(work)]() mutable {
                 try {
                     out.emplace(f(ctx));
+                } catch (auth::database_busy const&) {
+                    if (as == answer_as::html) {
+                        out.emplace(busy_page());
+                    } else {
+                        api_error e = make_error(errc::provider_unavailable,
+                                                 "The account database is busy; try again in a "
+                                                 "few seconds.");
+                        e.retry_after = busy_retry_after_s;
+                        out.emplace(std::move(e));
+                    }
                 } catch (...) {
                     failure = std::current_exception();
                 }
@@ -93,12 +120,43 @@ asio::awaitable<result<reply>> run_on(asio::thread_pool& pool, sync_handler cons
     co_return std::move(*out);
 }
 
-route_handler on_pool(std::shared_ptr<asio::thread_pool> pool, sync_handler f) {
+route_handler on_pool(std::shared_ptr<asio::thread_pool> pool, sync_handler f,
+                      answer_as as = answer_as::json) {
     // The lambda lives in the router as long as the app; the request context outlives the call.
-    return [pool = std::move(pool),
-            f = std::move(f)](request_context& ctx) -> asio::awaitable<result<reply>> {
-        co_return co_await run_on(*pool, f, ctx);
+    return [pool = std::move(pool), f = std::move(f),
+            as](request_context& ctx) -> asio::awaitable<result<reply>> {
+        co_return co_await run_on(*pool, f, ctx, as);
     };
+}
+
+/// A sign-in handler: `f` runs on `pool` and says (in `hold`) how long the answer must wait
+/// from the request's start; the wait is a timer, so a slowed account holds no thread.
+using sign_in_handler =
+    std::function<result<reply>(request_context& ctx, std::chrono::milliseconds& hold)>;
+
+route_handler sign_in_on_pool(std::shared_ptr<asio::thread_pool> pool, sign_in_handler f,
+                              answer_as as = answer_as::json) {
+    return [pool = std::move(pool), f = std::move(f),
+            as](request_context& ctx) -> asio::awaitable<result<reply>> {
+        auto const started = std::chrono::steady_clock::now();
+        std::chrono::milliseconds hold{0};
+        auto out = co_await run_on(
+            *pool, [&](request_context& c) { return f(c, hold); }, ctx, as);
+        if (hold.count() > 0) {
+            asio::steady_timer timer(co_await asio::this_coro::executor, started + hold);
+            co_await timer.async_wait(asio::use_awaitable);
+        }
+        co_return out;
+    };
+}
+
+/// `on_pool` for the HTML pages (a busy database answers a page).
+route_handler page_on_pool(std::shared_ptr<asio::thread_pool> pool, sync_handler f) {
+    return on_pool(std::move(pool), std::move(f), answer_as::html);
+}
+
+route_handler sign_in_page_on_pool(std::shared_ptr<asio::thread_pool> pool, sign_in_handler f) {
+    return sign_in_on_pool(std::move(pool), std::move(f), answer_as::html);
 }
 
 // ---- request pieces -------------------------------------------------------------------------
@@ -223,6 +281,13 @@ reply csrf_rejected_page() {
     return message_page(403, "Request refused",
                         "The form's security token is missing or out of date. Go back to the "
                         "account page, reload it and try again.");
+}
+
+reply busy_page() {
+    auto page = message_page(503, "Try again shortly",
+                             "The account database is busy; try again in a few seconds.");
+    page.headers.emplace_back("Retry-After", std::to_string(busy_retry_after_s));
+    return page;
 }
 
 reply not_a_form_page() {
@@ -417,7 +482,7 @@ result<signed_in> json_session(net::request const& req, auth::account_service& a
 void add_html_routes(router& r, auth::account_service& acc,
                      std::shared_ptr<asio::thread_pool> const& pool, cookie_policy cookies) {
     r.add(http::verb::get, "/account",
-          on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
+          page_on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
               auto const notice = notice_text(ctx.query_param("notice"));
               if (auto who = current_session(session_layer::raw_request(ctx), acc)) {
                   pages::keys_view v;
@@ -439,7 +504,7 @@ void add_html_routes(router& r, auth::account_service& acc,
           }));
 
     r.add(http::verb::post, "/account/signup",
-          on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
+          page_on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
               if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const f = parse_form(ctx.body());
@@ -447,46 +512,55 @@ void add_html_routes(router& r, auth::account_service& acc,
               if (!pre)
                   return csrf_rejected_page();
               auto const email = f.get("email");
-              auto created = acc.sign_up(email, f.get("password"));
+              auto created =
+                  acc.sign_up(email, f.get("password"), ctx.remote);
               if (!created) {
-                  pages::signed_out_view v;
-                  v.error = created.error().message;
-                  v.error_form = "signup";
-                  v.email = email;
-                  return signed_out_page(created.error().status, std::move(v), *pre, false,
-                                         cookies.secure);
-              }
-              return see_other("/account?notice=signed-up");
-          }));
-
-    r.add(http::verb::post, "/account/signin",
-          on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
-                  return not_a_form_page();
-              auto const f = parse_form(ctx.body());
-              auto const pre = presession_ok(session_layer::raw_request(ctx), f);
-              if (!pre)
-                  return csrf_rejected_page();
-              auto const email = f.get("email");
-              auto session =
-                  acc.sign_in(email, f.get("password"), ctx.remote);
-              if (!session) {
-                  auto const& e = session.error();
+                  auto const& e = created.error();
                   pages::signed_out_view v;
                   v.error = e.message;
-                  v.error_form = "signin";
+                  v.error_form = "signup";
                   v.email = email;
                   auto page = signed_out_page(e.status, std::move(v), *pre, false, cookies.secure);
                   if (e.retry_after)
                       page.headers.emplace_back("Retry-After", std::to_string(*e.retry_after));
                   return page;
               }
-              signed_in const who{std::move(session->token), std::move(session->info)};
-              return see_other("/account", session_cookie_value(who, cookies));
+              return see_other("/account?notice=signed-up");
           }));
 
+    r.add(http::verb::post, "/account/signin",
+          sign_in_page_on_pool(
+              pool,
+              [&acc, cookies](request_context& ctx,
+                              std::chrono::milliseconds& hold) -> result<reply> {
+                  if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
+                      return not_a_form_page();
+                  auto const f = parse_form(ctx.body());
+                  auto const pre = presession_ok(session_layer::raw_request(ctx), f);
+                  if (!pre)
+                      return csrf_rejected_page();
+                  auto const email = f.get("email");
+                  hold = acc.sign_in_slowdown(email);
+                  auto session =
+                      acc.sign_in(email, f.get("password"), ctx.remote);
+                  if (!session) {
+                      auto const& e = session.error();
+                      pages::signed_out_view v;
+                      v.error = e.message;
+                      v.error_form = "signin";
+                      v.email = email;
+                      auto page =
+                          signed_out_page(e.status, std::move(v), *pre, false, cookies.secure);
+                      if (e.retry_after)
+                          page.headers.emplace_back("Retry-After", std::to_string(*e.retry_after));
+                      return page;
+                  }
+                  signed_in const who{std::move(session->token), std::move(session->info)};
+                  return see_other("/account", session_cookie_value(who, cookies));
+              }));
+
     r.add(http::verb::post, "/account/signout",
-          on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
+          page_on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
               if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const who = current_session(session_layer::raw_request(ctx), acc);
@@ -499,7 +573,7 @@ void add_html_routes(router& r, auth::account_service& acc,
           }));
 
     r.add(http::verb::post, "/account/keys",
-          on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
+          page_on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
               if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const who = current_session(session_layer::raw_request(ctx), acc);
@@ -538,7 +612,7 @@ void add_html_routes(router& r, auth::account_service& acc,
           }));
 
     r.add(http::verb::post, "/account/keys/{id}/revoke",
-          on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
+          page_on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
               if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const who = current_session(session_layer::raw_request(ctx), acc);
@@ -567,7 +641,7 @@ void add_json_routes(router& r, auth::account_service& acc,
               auto c = parse_credentials(*body);
               if (!c)
                   return c.error();
-              auto a = acc.sign_up(c->email, c->password);
+              auto a = acc.sign_up(c->email, c->password, ctx.remote);
               if (!a)
                   return a.error();
               return json_reply(201, boost::json::object{{"id", a->id}, {"email", a->email}});
@@ -575,22 +649,26 @@ void add_json_routes(router& r, auth::account_service& acc,
 
     // {email, password} -> 200 {email, csrfToken} + Set-Cookie
     r.add(http::verb::post, "/v1/account/session",
-          on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              auto body = json_body(ctx);
-              if (!body)
-                  return body.error();
-              auto c = parse_credentials(*body);
-              if (!c)
-                  return c.error();
-              auto s = acc.sign_in(c->email, c->password, ctx.remote);
-              if (!s)
-                  return s.error();
-              signed_in const who{std::move(s->token), std::move(s->info)};
-              return json_reply(200,
-                                boost::json::object{{"email", who.info.email},
-                                                    {"csrfToken", who.info.csrf_token}},
-                                {{"Set-Cookie", session_cookie_value(who, cookies)}});
-          }));
+          sign_in_on_pool(
+              pool,
+              [&acc, cookies](request_context& ctx,
+                              std::chrono::milliseconds& hold) -> result<reply> {
+                  auto body = json_body(ctx);
+                  if (!body)
+                      return body.error();
+                  auto c = parse_credentials(*body);
+                  if (!c)
+                      return c.error();
+                  hold = acc.sign_in_slowdown(c->email);
+                  auto s = acc.sign_in(c->email, c->password, ctx.remote);
+                  if (!s)
+                      return s.error();
+                  signed_in const who{std::move(s->token), std::move(s->info)};
+                  return json_reply(200,
+                                    boost::json::object{{"email", who.info.email},
+                                                        {"csrfToken", who.info.csrf_token}},
+                                    {{"Set-Cookie", session_cookie_value(who, cookies)}});
+              }));
 
     // -> 200 {signedOut: true}, cookie cleared
     r.add(http::verb::delete_, "/v1/account/session",

@@ -85,6 +85,9 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     auth::account_options ao;
     ao.scrypt_n = i.cfg.scrypt_n;
     ao.session_lifetime = i.cfg.session_lifetime;
+    ao.signup_per_address = {i.cfg.signup_per_address_per_hour, i.cfg.signup_per_address_burst};
+    ao.signup_global = {i.cfg.signup_global_per_hour, i.cfg.signup_global_burst};
+    ao.db_busy_timeout = i.cfg.db_busy_timeout;
     ao.now_ms = [&time] { return time.now_ms(); };
     i.accounts = auth::open_account_service(i.cfg.data_dir, ao);
 

@@ -40,6 +40,51 @@ std::optional<std::string> set_budget(std::uint32_t& out, std::string const& v) 
     return std::nullopt;
 }
 
+/// A positive number of at most 1e6 (sign-up rates and bursts).
+std::optional<std::string> set_positive(double& out, std::string const& v) {
+    char* end = nullptr;
+    double const n = std::strtod(v.c_str(), &end);
+    if (v.empty() || *end != '\0' || !(n > 0) || n > 1e6)
+        return "must be a positive number";
+    out = n;
+    return std::nullopt;
+}
+
+/// Issue 10: the account settings that bound abuse (sign-up buckets, the database lock wait).
+void add_account_abuse_settings(std::vector<setting>& t) {
+    t.push_back({"signup-per-address-per-hour", "GATEWAY_SIGNUP_PER_ADDRESS_PER_HOUR",
+                 "accounts.signup.perAddressPerHour",
+                 "sign-ups one client address (IPv6: one /64) may make per hour",
+                 [](server_config& c, std::string const& v) {
+                     return set_positive(c.signup_per_address_per_hour, v);
+                 }});
+    t.push_back({"signup-per-address-burst", "GATEWAY_SIGNUP_PER_ADDRESS_BURST",
+                 "accounts.signup.perAddressBurst", "sign-ups one client address may make at once",
+                 [](server_config& c, std::string const& v) {
+                     return set_positive(c.signup_per_address_burst, v);
+                 }});
+    t.push_back({"signup-global-per-hour", "GATEWAY_SIGNUP_GLOBAL_PER_HOUR",
+                 "accounts.signup.globalPerHour",
+                 "sign-ups all addresses together may make per hour",
+                 [](server_config& c, std::string const& v) {
+                     return set_positive(c.signup_global_per_hour, v);
+                 }});
+    t.push_back({"signup-global-burst", "GATEWAY_SIGNUP_GLOBAL_BURST",
+                 "accounts.signup.globalBurst", "sign-ups all addresses together may make at once",
+                 [](server_config& c, std::string const& v) {
+                     return set_positive(c.signup_global_burst, v);
+                 }});
+    t.push_back({"db-busy-timeout-ms", "GATEWAY_DB_BUSY_TIMEOUT_MS", "accounts.dbBusyTimeoutMs",
+                 "how long an account-database write waits for another process's lock (then 503)",
+                 [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                     if (auto err = set_ms(c.db_busy_timeout, v))
+                         return err;
+                     if (c.db_busy_timeout.count() < 1 || c.db_busy_timeout.count() > 600'000)
+                         return "must be 1..600000 milliseconds";
+                     return std::nullopt;
+                 }});
+}
+
 std::vector<setting> const& settings() {
     static std::vector<setting> const table = [] {
         std::vector<setting> t{
@@ -167,6 +212,7 @@ std::vector<setting> const& settings() {
              &upstream_endpoints::testnet_ws_url},
             {"clob-base-url", "CLOB_BASE_URL", "clobBaseUrl", &upstream_endpoints::clob_base_url},
         };
+        add_account_abuse_settings(t);
         for (std::string const provider : {"alpha", "beta", "gamma"}) {
             std::string upper = provider;
             for (auto& ch : upper)

@@ -52,6 +52,15 @@ struct server_config {
     std::chrono::seconds session_lifetime{12 * 3600};
     /// scrypt cost for account passwords (a power of two).
     std::uint64_t scrypt_n = 1u << 15;
+    /// Sign-up limits (issue 10): token buckets per client address (IPv6: per /64) and over
+    /// all addresses; over either, 429 RATE_LIMITED with Retry-After before any scrypt.
+    double signup_per_address_per_hour = 10;
+    double signup_per_address_burst = 5;
+    double signup_global_per_hour = 120;
+    double signup_global_burst = 20;
+    /// How long an account-database write waits for another process's lock before answering
+    /// 503 with Retry-After.
+    std::chrono::milliseconds db_busy_timeout{5000};
     std::map<std::string, upstream_endpoints, std::less<>> providers{
         {"alpha", {}}, {"beta", {}}, {"gamma", {}}};
 

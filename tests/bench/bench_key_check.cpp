@@ -1,6 +1,7 @@
 // Benchmark (not a test): the per-request cost of API-key verification, i.e.
-// account_service::check_key on a valid key (prefix/length check, SHA-256, indexed SQLite
-// lookup, constant-time compare, buffered last-used), and on an unknown key.
+// account_service::check_key on a valid key (prefix/length check, SHA-256, the key cache's
+// non-blocking change check (PRAGMA data_version), in-memory lookup, constant-time compare,
+// buffered last-used), and on an unknown key.
 //
 //   build/tests/bench_key_check [iterations]
 //

@@ -3,6 +3,7 @@
 // each test reads Set-Cookie itself, so the attributes are checked exactly as a browser sees them.
 #include <catch2/catch.hpp>
 
+#include "support/catch_result.hpp"
 #include "support/fetch.hpp"
 #include "support/test_gateway.hpp"
 
@@ -12,6 +13,9 @@
 #include <boost/json/serialize.hpp>
 
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
@@ -686,4 +690,97 @@ TEST_CASE("an expired session is refused and the page asks to sign in again",
     CHECK(post.status == 303);
     CHECK(header_of(post, http::field::location) == "/account?notice=session-ended");
     CHECK(c.post_form("/account/signout", {{"csrf", csrf}}).status == 303);
+}
+
+// ---- issue 10: hostile clients ------------------------------------------------------------
+
+TEST_CASE("sign-ups from one address are limited: 429 RATE_LIMITED with Retry-After",
+          "[contract][account]") {
+    account_gateway a([](server::server_config& c) {
+        c.signup_per_address_burst = 2;
+        c.signup_per_address_per_hour = 1;
+    });
+    session_client c{a.gw.base_url, {}};
+    auto creds = [](std::string const& who) {
+        return R"({"email":")" + who + R"(@example.com","password":"correct horse battery"})";
+    };
+    CHECK(c.json(verb::post, "/v1/account/signup", creds("one")).status == 201);
+    CHECK(c.json(verb::post, "/v1/account/signup", creds("two")).status == 201);
+    auto const refused = c.json(verb::post, "/v1/account/signup", creds("three"));
+    check_error(refused, 429, "RATE_LIMITED", "Too many sign-ups; try again in 3600 seconds.");
+    CHECK(header_of(refused, http::field::retry_after) == "3600");
+    CHECK_FALSE(a.gw.app->accounts().find_account("three@example.com"));
+
+    // The form says the same, on the sign-up form, with the header.
+    auto page = c.get("/account");
+    auto form = c.post_form(
+        "/account/signup",
+        {{"email", "four@example.com"}, {"password", password}, {"csrf", csrf_of(page.body)}});
+    CHECK(form.status == 429);
+    CHECK(header_of(form, http::field::retry_after) == "3600");
+    CHECK(form.body.find("id=\"signup-error\"") != std::string::npos);
+    CHECK(form.body.find("Too many sign-ups") != std::string::npos);
+    CHECK_FALSE(a.gw.app->accounts().find_account("four@example.com"));
+}
+
+TEST_CASE("wrong passwords throttle the address that sent them, not the account's owner",
+          "[contract][account]") {
+    account_gateway a;
+    session_client c{a.gw.base_url, {}};
+    auto const right =
+        std::string(R"({"email":")") + email + R"(","password":")" + password + "\"}";
+    auto const wrong = std::string(R"({"email":")") + email + R"(","password":"not it at all"})";
+    REQUIRE(c.json(verb::post, "/v1/account/signup", right).status == 201);
+    for (int i = 0; i < 5; ++i)
+        check_error(c.json(verb::post, "/v1/account/session", wrong), 401, "INVALID_CREDENTIALS",
+                    "Invalid email or password.");
+    auto const throttled = c.json(verb::post, "/v1/account/session", right);
+    check_error(throttled, 429, "RATE_LIMITED");
+    auto const retry = header_of(throttled, http::field::retry_after);
+    CHECK_FALSE(retry.empty());
+    CHECK(std::stoi(retry) > 800);
+    CHECK(std::stoi(retry) <= 900);
+    // The owner, from another address, still gets in.
+    CHECK(a.gw.app->accounts().sign_in(email, password, "198.51.100.20"));
+}
+
+TEST_CASE("an account under attack from many addresses answers late, never refuses",
+          "[contract][account]") {
+    account_gateway a;
+    session_client c{a.gw.base_url, {}};
+    auto const right =
+        std::string(R"({"email":")") + email + R"(","password":")" + password + "\"}";
+    REQUIRE(c.json(verb::post, "/v1/account/signup", right).status == 201);
+    auto& accounts = a.gw.app->accounts();
+    for (int i = 0; i < 10; ++i) // ten strangers, one guess each
+        REQUIRE(
+            accounts.sign_in(email, "not it at all", "10.9.0." + std::to_string(i)).error().code ==
+            errc::invalid_credentials);
+    auto const hold = accounts.sign_in_slowdown(email);
+    REQUIRE(hold > std::chrono::milliseconds(0));
+    auto const t0 = std::chrono::steady_clock::now();
+    auto const in = c.json(verb::post, "/v1/account/session", right);
+    auto const took = std::chrono::steady_clock::now() - t0;
+    CHECK(in.status == 200);
+    CHECK(took >= hold);
+}
+
+TEST_CASE("the database holds neither the session token nor the CSRF token handed out",
+          "[contract][account]") {
+    // Issue 10 item 10: CSRF tokens were stored in plain text.
+    account_gateway a;
+    session_client c{a.gw.base_url, {}};
+    auto const csrf = json_sign_up_and_in(c);
+    auto const token = c.jar.at("gw_session");
+    auto const page_csrf = csrf_of(c.get("/account").body);
+    CHECK(page_csrf == csrf); // the page and the API derive the same token
+    std::string bytes;
+    for (auto const& e : std::filesystem::directory_iterator(a.gw.data_dir)) {
+        std::ifstream in(e.path(), std::ios::binary);
+        bytes.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    REQUIRE(bytes.find(email) != std::string::npos); // the right files
+    CHECK(bytes.find(token) == std::string::npos);
+    CHECK(bytes.find(csrf) == std::string::npos);
+    CHECK(bytes.find(csrf.substr(0, 16)) == std::string::npos);
 }

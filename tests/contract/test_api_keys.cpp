@@ -8,6 +8,11 @@
 
 #include <boost/json/parse.hpp>
 
+#include <sqlite3.h>
+
+#include <chrono>
+#include <future>
+
 using namespace gateway;
 using gateway::test::fetch;
 using key_env = server::auth::key_env;
@@ -186,6 +191,71 @@ TEST_CASE("last-used times are recorded in batches, not per request", "[contract
     REQUIRE(get(gw, "/v1/perps/alpha/prices", key).status == 200);
     accounts.flush_last_used();
     CHECK(accounts.list_keys(*gw.account_id).at(0).last_used_ms);
+}
+
+TEST_CASE("authenticated reads go on while another process holds the database's write lock",
+          "[contract][auth]") {
+    // Issue 10 item 7: reads took up to 5 s (the key check waited behind the store's mutex,
+    // held by a sign-in in SQLite's busy wait), and the sign-in then answered 500.
+    test::test_gateway gw(
+        [](server::server_config& c) { c.db_busy_timeout = std::chrono::milliseconds(1000); });
+    auto const key = gw.create_key(key_env::live, 1e6); // no per-key limit in the way
+    auto const creds =
+        std::string(R"({"email":"owner@example.com",)") + R"("password":"correct horse battery"})";
+    auto const sign_in = [&] {
+        return fetch(verb::post, gw.base_url + "/v1/account/session", creds,
+                     {{"Content-Type", "application/json"}});
+    };
+    // A session from before the lock, to sign out during it.
+    auto const before = sign_in();
+    REQUIRE(before.status == 200);
+    auto const set_cookie = std::string(before.message[boost::beast::http::field::set_cookie]);
+    auto const cookie = set_cookie.substr(0, set_cookie.find(';'));
+    auto const csrf = std::string(boost::json::parse(before.body).at("csrfToken").as_string());
+
+    // Another process (the admin command line, a backup) takes the write lock and keeps it.
+    sqlite3* other = nullptr;
+    REQUIRE(sqlite3_open((gw.data_dir / "gateway.db").c_str(), &other) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "BEGIN EXCLUSIVE", nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(other, "UPDATE accounts SET created_ms = created_ms", nullptr, nullptr,
+                         nullptr) == SQLITE_OK);
+
+    auto signing_in = std::async(std::launch::async, sign_in);
+    auto slowest = std::chrono::steady_clock::duration::zero();
+    int reads = 0;
+    int ok = 0;
+    while (signing_in.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+        auto const t0 = std::chrono::steady_clock::now();
+        ok += get(gw, "/v1/perps/alpha/prices", key).status == 200;
+        slowest = std::max(slowest, std::chrono::steady_clock::now() - t0);
+        ++reads;
+    }
+    auto const refused = signing_in.get();
+    CHECK(reads > 1);
+    CHECK(ok == reads);
+    CHECK(slowest < std::chrono::milliseconds(500));
+    // The sign-in waited its bound (off the I/O threads), then said so: 503, not 500.
+    CHECK(refused.status == 503);
+    CHECK(boost::json::parse(refused.body) ==
+          error_body("PROVIDER_UNAVAILABLE",
+                     "The account database is busy; try again in a few seconds."));
+    CHECK(refused.message["Retry-After"] == "2");
+    // A write that throws (sign-out) is 503 too, from the route.
+    auto const sign_out = fetch(verb::delete_, gw.base_url + "/v1/account/session", {},
+                                {{"Cookie", cookie}, {"X-CSRF-Token", csrf}});
+    CHECK(sign_out.status == 503);
+    CHECK(boost::json::parse(sign_out.body).at("error").at("code").as_string() ==
+          "PROVIDER_UNAVAILABLE");
+    CHECK(sign_out.message["Retry-After"] == "2");
+
+    // A lock released while a sign-in waits: the sign-in just answers, late but normally.
+    signing_in = std::async(std::launch::async, sign_in);
+    CHECK(get(gw, "/v1/perps/alpha/prices", key).status == 200);
+    REQUIRE(sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(other);
+    auto const late = signing_in.get();
+    CHECK(late.status == 200);
+    CHECK(get(gw, "/v1/perps/alpha/prices", key).status == 200);
 }
 
 TEST_CASE("prices map perps symbols to plain decimal strings", "[contract][prices]") {

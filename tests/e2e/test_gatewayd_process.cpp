@@ -64,6 +64,8 @@ TEST_CASE("gatewayd on its embedded default answers ok for all three providers",
     running_gatewayd gw;
     CHECK(gw.base_url.rfind("http://127.0.0.1:", 0) == 0);
     CHECK(std::filesystem::is_directory(gw.data_dir));
+    // gatewayd created it: owner-only (issue 10), like the 0600 files in it.
+    CHECK(std::filesystem::status(gw.data_dir).permissions() == std::filesystem::perms::owner_all);
     client_options opt;
     opt.base_url = gw.base_url;
     auto c = client::create(opt).value();

@@ -6,6 +6,9 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace gateway::server;
 
@@ -71,4 +74,37 @@ TEST_CASE("config errors name the source and the setting", "[unit][config]") {
 
     auto missing = load_config(std::string("/nonexistent/gw.json"), env_of({}), {});
     REQUIRE_FALSE(missing);
+}
+
+TEST_CASE("the sign-up limits and the database lock bound are settings", "[unit][config]") {
+    auto const defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->signup_per_address_per_hour == 10);
+    CHECK(defaults->signup_per_address_burst == 5);
+    CHECK(defaults->signup_global_per_hour == 120);
+    CHECK(defaults->signup_global_burst == 20);
+    CHECK(defaults->db_busy_timeout == std::chrono::milliseconds(5000));
+
+    auto const file = write_temp(R"({"accounts":{"signup":{"perAddressPerHour":3,
+        "globalBurst":7},"dbBusyTimeoutMs":250}})");
+    auto cfg = load_config(file, env_of({{"GATEWAY_SIGNUP_GLOBAL_PER_HOUR", "60"}}),
+                           {{"signup-per-address-burst", "2"}});
+    std::remove(file.c_str());
+    REQUIRE(cfg);
+    CHECK(cfg->signup_per_address_per_hour == 3);
+    CHECK(cfg->signup_per_address_burst == 2);
+    CHECK(cfg->signup_global_per_hour == 60);
+    CHECK(cfg->signup_global_burst == 7);
+    CHECK(cfg->db_busy_timeout == std::chrono::milliseconds(250));
+
+    for (auto const& [flag, value] :
+         std::vector<std::pair<std::string, std::string>>{{"signup-per-address-per-hour", "0"},
+                                                          {"signup-global-burst", "-1"},
+                                                          {"signup-global-per-hour", "many"},
+                                                          {"db-busy-timeout-ms", "0"}}) {
+        CAPTURE(flag, value);
+        auto bad = load_config(std::nullopt, env_of({}), {{flag, value}});
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().find("--" + flag) != std::string::npos);
+    }
 }

@@ -221,6 +221,32 @@ TEST_CASE("nonce_guard survives a restart", "[unit][nonce]") {
     }
 }
 
+TEST_CASE("nonce_guard creates its directories owner-only whatever the umask", "[unit][nonce]") {
+    // Issue 10 item 9: they were 0755 (0777 minus the umask) around a 0600 journal.
+    temp_dir dir;
+    auto const mask = GENERATE(mode_t{0}, mode_t{022});
+    CAPTURE(mask);
+    auto const path = dir.path / "data" / "trading" / "nonces.journal";
+    mode_t const before = ::umask(mask);
+    std::unique_ptr<nonce_guard> g;
+    try {
+        g = nonce_guard::open(path);
+    } catch (...) {
+        ::umask(before);
+        throw;
+    }
+    ::umask(before);
+    for (auto const& d : {dir.path / "data", dir.path / "data" / "trading"}) {
+        CAPTURE(d);
+        struct stat st {};
+        REQUIRE(::stat(d.c_str(), &st) == 0);
+        CHECK((st.st_mode & 0777) == 0700);
+    }
+    struct stat st {};
+    REQUIRE(::stat(path.c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0600);
+}
+
 TEST_CASE("nonce_guard tolerates a damaged journal", "[unit][nonce]") {
     temp_dir dir;
     auto const path = dir.path / "nonces.journal";

@@ -7,6 +7,8 @@
 #include "auth/store.hpp"
 #include "log.hpp"
 
+#include <boost/asio/ip/address.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <condition_variable>
@@ -35,6 +37,8 @@ constexpr std::int64_t max_expires_in_s = 100LL * 365 * 24 * 3600;
 /// `max_tracked` entries, so memory follows recent attackers, not all-time ones.
 constexpr std::int64_t sweep_interval_ms = 60'000;
 constexpr std::size_t max_tracked = 100'000;
+/// Expired sessions are purged by the background writer at most this often.
+constexpr std::chrono::minutes session_purge_interval{1};
 
 std::int64_t system_now_ms() {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -148,7 +152,33 @@ api_error internal_error(std::exception const& e, std::string_view what) {
     return make_error(errc::internal_error, "Internal error; please try again.");
 }
 
-/// Sliding-window failure counts per key (an account's email or a client address).
+/// The database stayed locked by another process: 503 with Retry-After. PROVIDER_UNAVAILABLE
+/// is the contract's one 503 code (CONTRACT §2); the message says what is busy.
+api_error busy_error(std::string_view what) {
+    log::warn("msg=\"" + std::string(what) + " waited too long for the database lock\"");
+    api_error e = make_error(errc::provider_unavailable,
+                             "The account database is busy; try again in a few seconds.");
+    e.retry_after = 2;
+    return e;
+}
+
+api_error too_many(std::string_view what, std::int64_t wait_ms) {
+    auto const seconds = static_cast<unsigned>(std::max<std::int64_t>(1, (wait_ms + 999) / 1000));
+    api_error err = make_error(errc::rate_limited, std::string(what) + "; try again in " +
+                                                       std::to_string(seconds) + " seconds.");
+    err.retry_after = seconds;
+    return err;
+}
+
+/// The CSRF token of the session whose cookie value is `token`: HMAC-SHA-256 keyed by the
+/// token over a fixed label (domain separation: the same token hashed plainly is the stored
+/// session id). Without the token (the database holds only its SHA-256) it cannot be computed.
+std::string csrf_for(std::string_view token) {
+    auto const mac = crypto::hmac_sha256(token, "gatewayd/v1/session-csrf");
+    return crypto::base64_encode(mac, true);
+}
+
+/// Sliding-window failure counts per key (a pair, an address, an account).
 class failure_log {
 public:
     /// Milliseconds until `key` may try again, or 0 if it may now.
@@ -163,6 +193,15 @@ public:
             return 0;
         // Allowed again once the oldest failure among the newest `max` leaves the window.
         return std::max<std::int64_t>(1, times[times.size() - max] + window_ms - now);
+    }
+
+    /// Failures of `key` within the window.
+    std::size_t count(std::string const& key, std::int64_t window_ms, std::int64_t now) {
+        auto it = entries_.find(key);
+        if (it == entries_.end())
+            return 0;
+        prune(it->second, window_ms, now);
+        return it->second.size();
     }
 
     void add(std::string const& key, std::int64_t now) { entries_[key].push_back(now); }
@@ -199,6 +238,51 @@ private:
     std::unordered_map<std::string, std::deque<std::int64_t>> entries_;
 };
 
+/// Token buckets (sign-ups) on the service's clock; full buckets are forgotten.
+class bucket_set {
+public:
+    /// Milliseconds until `b` holds a whole token under `limit` (0: it does now), after
+    /// refilling it to `now`.
+    static std::int64_t wait_ms(double& tokens, std::int64_t& last_ms, bucket_limit const& limit,
+                                std::int64_t now) {
+        double const per_ms = limit.per_hour / 3'600'000.0;
+        if (now > last_ms)
+            tokens = std::min(limit.burst, tokens + static_cast<double>(now - last_ms) * per_ms);
+        last_ms = std::max(last_ms, now);
+        if (tokens >= 1)
+            return 0;
+        if (per_ms <= 0)
+            return std::numeric_limits<std::int32_t>::max();
+        return static_cast<std::int64_t>(std::ceil((1 - tokens) / per_ms));
+    }
+
+    struct bucket {
+        double tokens = 0;
+        std::int64_t last_ms = 0;
+    };
+
+    bucket& at(std::string const& key, bucket_limit const& limit, std::int64_t now) {
+        auto [it, fresh] = buckets_.try_emplace(key);
+        if (fresh)
+            it->second = {limit.burst, now};
+        return it->second;
+    }
+
+    /// Drops buckets that have refilled (they would be created full anyway).
+    void sweep(bucket_limit const& limit, std::int64_t now) {
+        for (auto it = buckets_.begin(); it != buckets_.end();) {
+            auto& b = it->second;
+            wait_ms(b.tokens, b.last_ms, limit, now);
+            it = b.tokens >= limit.burst ? buckets_.erase(it) : std::next(it);
+        }
+    }
+
+    std::size_t size() const noexcept { return buckets_.size(); }
+
+private:
+    std::unordered_map<std::string, bucket> buckets_;
+};
+
 class service final : public account_service {
 public:
     service(std::unique_ptr<store> s, account_options o)
@@ -210,6 +294,12 @@ public:
         if (!crypto::valid_scrypt_params(params_))
             throw std::runtime_error("scrypt cost out of range: N must be a power of two in "
                                      "[2, 2^20], r in [1, 32], p in [1, 16]");
+        global_signups_ = {opts_.signup_global.burst, now()};
+        {
+            // Start-up, not an I/O thread: this first load may wait for a lock.
+            std::lock_guard lock(keys_m_);
+            sync_keys(true);
+        }
         if (opts_.last_used_flush.count() > 0)
             flusher_ = std::thread([this] { flush_loop(); });
     }
@@ -230,7 +320,8 @@ public:
 
     // ---- accounts ------------------------------------------------------------------------
 
-    result<account> sign_up(std::string_view email, std::string_view password) override {
+    result<account> sign_up(std::string_view email, std::string_view password,
+                            std::string_view client_address) override {
         auto const e = normalise_email(email);
         if (!e)
             return field_error("email", "Enter a valid email address, like name@example.com.");
@@ -238,12 +329,18 @@ public:
             return field_error("password", "Choose a password of at least 10 characters.");
         if (password.size() > max_password_bytes)
             return field_error("password", "Choose a password of at most 1024 bytes.");
+        // The limits come before scrypt: a refused sign-up costs a map lookup, nothing more.
+        if (!client_address.empty())
+            if (auto const wait = take_signup(client_address_key(client_address)); wait > 0)
+                return too_many("Too many sign-ups", wait);
         try {
             std::string const hash = crypto::hash_password(password, params_);
             auto const rec = store_->insert_account(*e, hash, now());
             if (!rec)
                 return field_error("email", "An account with this email already exists.");
             return account{rec->id, rec->email, rec->created_ms};
+        } catch (database_busy const&) {
+            return busy_error("sign-up");
         } catch (std::exception const& ex) {
             return internal_error(ex, "sign-up");
         }
@@ -252,35 +349,40 @@ public:
     result<new_session> sign_in(std::string_view email, std::string_view password,
                                 std::string_view client_address) override {
         std::int64_t const t = now();
-        // Failures count against what was typed (normalised), so unknown emails are capped
+        // Failures count against what was typed (normalised), so unknown emails are throttled
         // exactly like known ones and the answer never tells them apart.
-        std::string const account_key = ascii_lower(trim(email)).substr(0, max_email_length + 1);
-        std::string const address_key(client_address);
-        std::int64_t const window_ms =
-            std::chrono::duration_cast<std::chrono::milliseconds>(opts_.lockout_window).count();
+        std::string const account_key = typed_account_key(email);
+        std::string const address_key =
+            client_address.empty() ? std::string() : client_address_key(client_address);
+        std::string const pair_key = account_key + '\n' + address_key;
+        std::int64_t const window_ms = window();
         {
             std::lock_guard lock(failures_m_);
             maybe_sweep(window_ms, t);
-            std::int64_t wait = account_failures_.wait_ms(
-                account_key, opts_.max_failures_per_account, window_ms, t);
+            // The account-wide count is not checked here: it only slows (sign_in_slowdown),
+            // so what strangers do elsewhere never refuses the owner.
+            std::int64_t wait =
+                pair_failures_.wait_ms(pair_key, opts_.max_failures_per_pair, window_ms, t);
             if (!address_key.empty())
                 wait =
                     std::max(wait, address_failures_.wait_ms(
                                        address_key, opts_.max_failures_per_address, window_ms, t));
-            if (wait > 0) {
-                auto const seconds = static_cast<unsigned>((wait + 999) / 1000);
-                api_error err = make_error(errc::rate_limited,
-                                           "Too many failed sign-in attempts; try again in " +
-                                               std::to_string(seconds) + " seconds.");
-                err.retry_after = seconds;
-                return err;
-            }
+            if (wait > 0)
+                return too_many("Too many failed sign-in attempts", wait);
             // Reserve the failure before the (slow) check, so concurrent attempts cannot all
             // slip under the cap; a success takes it back.
+            pair_failures_.add(pair_key, t);
             account_failures_.add(account_key, t);
             if (!address_key.empty())
                 address_failures_.add(address_key, t);
         }
+        auto const take_back = [&] {
+            std::lock_guard lock(failures_m_);
+            pair_failures_.remove_one(pair_key, t);
+            account_failures_.remove_one(account_key, t);
+            if (!address_key.empty())
+                address_failures_.remove_one(address_key, t);
+        };
         try {
             auto const e = normalise_email(email);
             auto const rec = e ? store_->find_account(*e) : std::nullopt;
@@ -293,34 +395,42 @@ public:
             }
             if (!ok)
                 return make_error(errc::invalid_credentials, "Invalid email or password.");
-            {
-                std::lock_guard lock(failures_m_);
-                account_failures_.clear(account_key);
-                if (!address_key.empty())
-                    address_failures_.remove_one(address_key, t);
-            }
             maybe_rehash(*rec, password);
-            store_->delete_expired_sessions(t);
             std::string token = new_token();
             session_record s;
             s.token_hash = as_string(crypto::sha256(token));
             s.account_id = rec->id;
-            s.csrf_token = new_token();
             s.created_ms = t;
             s.expires_ms =
                 t + std::chrono::duration_cast<std::chrono::milliseconds>(opts_.session_lifetime)
                         .count();
             store_->insert_session(s);
+            {
+                // The pair proved itself: its slate is clean. The account's and the address's
+                // other failures stand (they were someone else's, or other accounts').
+                take_back();
+                std::lock_guard lock(failures_m_);
+                pair_failures_.clear(pair_key);
+            }
+            std::string csrf = csrf_for(token);
             return new_session{std::move(token),
-                               session{rec->id, rec->email, s.csrf_token, s.expires_ms}};
+                               session{rec->id, rec->email, std::move(csrf), s.expires_ms}};
+        } catch (database_busy const&) {
+            take_back(); // not the caller's failure
+            return busy_error("sign-in");
         } catch (std::exception const& ex) {
-            // Our failure, not the caller's: take the reservation back.
-            std::lock_guard lock(failures_m_);
-            account_failures_.remove_one(account_key, t);
-            if (!address_key.empty())
-                address_failures_.remove_one(address_key, t);
+            take_back();
             return internal_error(ex, "sign-in");
         }
+    }
+
+    std::chrono::milliseconds sign_in_slowdown(std::string_view email) override {
+        if (opts_.slowdown_after_failures == 0)
+            return std::chrono::milliseconds(0);
+        std::string const account_key = typed_account_key(email);
+        std::lock_guard lock(failures_m_);
+        auto const n = account_failures_.count(account_key, window(), now());
+        return n >= opts_.slowdown_after_failures ? opts_.slowdown : std::chrono::milliseconds(0);
     }
 
     std::optional<session> find_session(std::string_view token) override {
@@ -330,11 +440,10 @@ public:
         auto const s = store_->find_session(hash);
         if (!s || !crypto::constant_time_equal(as_bytes(s->token_hash), as_bytes(hash)))
             return std::nullopt;
-        if (s->expires_ms <= now()) {
-            store_->delete_session(hash);
+        // Expired: refused here, deleted by the background purge (a read never writes).
+        if (s->expires_ms <= now())
             return std::nullopt;
-        }
-        return session{s->account_id, s->email, s->csrf_token, s->expires_ms};
+        return session{s->account_id, s->email, csrf_for(token), s->expires_ms};
     }
 
     void sign_out(std::string_view token) override {
@@ -381,7 +490,10 @@ public:
                 k.expires_ms = t + params.expires_in->count() * 1000;
             k.rate_per_second = params.rate_per_second;
             key_record const stored = store_->insert_key(k);
+            refresh_keys(); // usable from the next check (which would also catch up on its own)
             return created_key{std::move(key), to_info(stored)};
+        } catch (database_busy const&) {
+            return busy_error("key creation");
         } catch (std::exception const& ex) {
             return internal_error(ex, "key creation");
         }
@@ -400,20 +512,31 @@ public:
     }
 
     bool revoke_key(std::int64_t account_id, std::int64_t key_id) override {
-        return store_->revoke_key(account_id, key_id, now());
+        bool const revoked = store_->revoke_key(account_id, key_id, now());
+        if (revoked)
+            refresh_keys();
+        return revoked;
     }
 
     key_check check_key(std::optional<std::string_view> header_value) override {
         using verdict = key_check::verdict;
         if (!header_value || header_value->empty())
             return {verdict::missing, std::nullopt};
-        // Wrong prefix, length or alphabet: invalid without touching the database.
+        // Wrong prefix, length or alphabet: invalid without any lookup.
         if (!crypto::parse_api_key(*header_value))
             return {verdict::invalid, std::nullopt};
         std::string const hash = as_string(crypto::sha256(*header_value));
-        // The lookup is by digest, so its timing says nothing about the key; the explicit
-        // comparison keeps the check constant-time even if a store matched loosely.
-        auto const rec = store_->find_key(hash);
+        std::optional<key_record> rec;
+        {
+            // Held for an in-memory lookup and the store's non-blocking change check only:
+            // never across a wait on a database lock.
+            std::lock_guard lock(keys_m_);
+            sync_keys(false);
+            if (auto it = keys_.find(hash); it != keys_.end())
+                rec = it->second;
+        }
+        // The map is keyed by digest, so its timing says nothing about the key; the explicit
+        // comparison keeps the check constant-time even if the lookup matched loosely.
         if (!rec || !crypto::constant_time_equal(as_bytes(rec->key_hash), as_bytes(hash)))
             return {verdict::invalid, std::nullopt};
         if (rec->revoked_ms)
@@ -460,6 +583,95 @@ public:
 private:
     std::int64_t now() const { return opts_.now_ms ? opts_.now_ms() : system_now_ms(); }
 
+    std::int64_t window() const {
+        return std::chrono::duration_cast<std::chrono::milliseconds>(opts_.failure_window).count();
+    }
+
+    static std::string typed_account_key(std::string_view email) {
+        return ascii_lower(trim(email)).substr(0, max_email_length + 1);
+    }
+
+    /// Takes a sign-up token from the address's bucket and the global one, both or neither;
+    /// milliseconds until both have one when refused, else 0.
+    std::int64_t take_signup(std::string const& address_key) {
+        std::lock_guard lock(signups_m_);
+        std::int64_t const t = now();
+        if (signups_.size() >= max_tracked || t - last_signup_sweep_ms_ >= sweep_interval_ms) {
+            last_signup_sweep_ms_ = t;
+            signups_.sweep(opts_.signup_per_address, t);
+        }
+        auto& mine = signups_.at(address_key, opts_.signup_per_address, t);
+        std::int64_t const wait =
+            std::max(bucket_set::wait_ms(mine.tokens, mine.last_ms, opts_.signup_per_address, t),
+                     bucket_set::wait_ms(global_signups_.tokens, global_signups_.last_ms,
+                                         opts_.signup_global, t));
+        if (wait > 0)
+            return wait;
+        mine.tokens -= 1;
+        global_signups_.tokens -= 1;
+        return 0;
+    }
+
+    /// Brings the key cache up to date with the database. Caller holds `keys_m_`. Unless
+    /// `wait`, never waits on a lock: when the database cannot be read at once the cache stays
+    /// as it is (the next check tries again).
+    void sync_keys(bool wait) {
+        std::optional<key_changes> changes;
+        try {
+            changes = store_->key_changes_since(cursor_, wait);
+        } catch (std::exception const& ex) {
+            if (wait)
+                throw;
+            note_sync_failure(ex.what());
+            return;
+        }
+        if (!changes) {
+            note_sync_failure("database busy");
+            return;
+        }
+        if (sync_failing_) {
+            sync_failing_ = false;
+            log::info("msg=\"key cache in sync with the database again\"");
+        }
+        if (changes->reload_all) {
+            keys_.clear();
+            hash_of_.clear();
+        }
+        for (auto const id : changes->gone)
+            forget_key(id);
+        for (auto& row : changes->rows) {
+            forget_key(row.id);
+            if (row.revoked_ms)
+                continue; // a revoked key is just an unknown one
+            hash_of_[row.id] = row.key_hash;
+            std::string hash = row.key_hash;
+            keys_.insert_or_assign(std::move(hash), std::move(row));
+        }
+    }
+
+    /// Caller holds `keys_m_`.
+    void forget_key(std::int64_t id) {
+        if (auto it = hash_of_.find(id); it != hash_of_.end()) {
+            keys_.erase(it->second);
+            hash_of_.erase(it);
+        }
+    }
+
+    /// Caller holds `keys_m_`. Logged once per episode, not once per request.
+    void note_sync_failure(char const* why) {
+        if (sync_failing_)
+            return;
+        sync_failing_ = true;
+        log::warn(std::string("msg=\"key cache could not read the database; serving the last "
+                              "known keys\" error=\"") +
+                  why + "\"");
+    }
+
+    void refresh_keys() {
+        std::lock_guard lock(keys_m_);
+        sync_keys(false);
+    }
+
     /// Caller holds `pending_m_`.
     void overlay_pending(key_info& info) const {
         if (auto it = pending_.find(info.id); it != pending_.end())
@@ -469,9 +681,11 @@ private:
     /// Caller holds `failures_m_`.
     void maybe_sweep(std::int64_t window_ms, std::int64_t t) {
         if (t - last_sweep_ms_ < sweep_interval_ms &&
-            account_failures_.size() + address_failures_.size() < max_tracked)
+            pair_failures_.size() + account_failures_.size() + address_failures_.size() <
+                max_tracked)
             return;
         last_sweep_ms_ = t;
+        pair_failures_.sweep(window_ms, t);
         account_failures_.sweep(window_ms, t);
         address_failures_.sweep(window_ms, t);
     }
@@ -498,13 +712,28 @@ private:
         }
     }
 
+    /// Expired sessions are deleted here, in the background, never on a request's path.
+    void purge_sessions() {
+        try {
+            store_->delete_expired_sessions(now());
+        } catch (std::exception const& ex) {
+            log::warn(std::string("msg=\"expired-session purge failed; will retry\" error=\"") +
+                      ex.what() + "\"");
+        }
+    }
+
     void flush_loop() {
         std::unique_lock lock(flush_m_);
+        auto next_purge = std::chrono::steady_clock::now();
         while (!stopping_) {
             if (flush_cv_.wait_for(lock, opts_.last_used_flush, [this] { return stopping_; }))
                 break;
             lock.unlock();
             flush_last_used();
+            if (std::chrono::steady_clock::now() >= next_purge) {
+                purge_sessions();
+                next_purge = std::chrono::steady_clock::now() + session_purge_interval;
+            }
             lock.lock();
         }
     }
@@ -514,9 +743,21 @@ private:
     crypto::scrypt_params params_;
 
     std::mutex failures_m_;
-    failure_log account_failures_;
-    failure_log address_failures_;
+    failure_log pair_failures_;    ///< per (typed account, address key): refuses
+    failure_log address_failures_; ///< per address key: refuses
+    failure_log account_failures_; ///< per typed account: only slows
     std::int64_t last_sweep_ms_ = 0;
+
+    std::mutex signups_m_;
+    bucket_set signups_;                ///< per address key
+    bucket_set::bucket global_signups_; ///< all addresses
+    std::int64_t last_signup_sweep_ms_ = 0;
+
+    std::mutex keys_m_;
+    std::unordered_map<std::string, key_record> keys_;      ///< key hash -> live (unrevoked) key
+    std::unordered_map<std::int64_t, std::string> hash_of_; ///< key id -> its hash in `keys_`
+    key_cursor cursor_;
+    bool sync_failing_ = false;
 
     std::mutex pending_m_;
     std::unordered_map<std::int64_t, std::int64_t> pending_; ///< key id -> newest use
@@ -539,7 +780,23 @@ std::unique_ptr<account_service> make_account_service(std::unique_ptr<store> s,
 
 std::unique_ptr<account_service> open_account_service(std::filesystem::path const& data_dir,
                                                       account_options options) {
-    return make_account_service(open_sqlite_store(data_dir / "gateway.db"), std::move(options));
+    auto s = open_sqlite_store(data_dir / "gateway.db", options.db_busy_timeout);
+    return make_account_service(std::move(s), std::move(options));
+}
+
+std::string client_address_key(std::string_view address) {
+    boost::system::error_code ec;
+    auto const a = boost::asio::ip::make_address(std::string(address), ec);
+    if (ec)
+        return std::string(address);
+    if (a.is_v4())
+        return a.to_v4().to_string();
+    auto const v6 = a.to_v6();
+    if (v6.is_v4_mapped())
+        return boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6).to_string();
+    auto bytes = v6.to_bytes();
+    std::fill(bytes.begin() + 8, bytes.end(), std::uint8_t{0});
+    return boost::asio::ip::address_v6(bytes).to_string() + "/64";
 }
 
 std::optional<std::chrono::seconds> parse_duration(std::string_view text) {

@@ -196,6 +196,17 @@ sha256_digest sha256(std::string_view data) {
     return out;
 }
 
+sha256_digest hmac_sha256(std::string_view key, std::string_view data) {
+    sha256_digest out{};
+    std::size_t len = 0;
+    if (!EVP_Q_mac(nullptr, "HMAC", nullptr, "SHA256", nullptr, key.data(), key.size(),
+                   reinterpret_cast<unsigned char const*>(data.data()), data.size(), out.data(),
+                   out.size(), &len) ||
+        len != out.size())
+        throw std::runtime_error("HMAC-SHA-256 failed");
+    return out;
+}
+
 bool constant_time_equal(std::span<std::uint8_t const> a,
                          std::span<std::uint8_t const> b) noexcept {
     if (a.size() != b.size())

@@ -50,6 +50,10 @@ std::optional<bytes> base64_decode(std::string_view text, bool url = false);
 /** SHA-256 of `data` (EVP). Throws std::runtime_error only if OpenSSL itself fails. */
 sha256_digest sha256(std::string_view data);
 
+/** HMAC-SHA-256 of `data` under `key` (EVP_MAC). Throws std::runtime_error only if OpenSSL
+ * itself fails. */
+sha256_digest hmac_sha256(std::string_view key, std::string_view data);
+
 /**
  * True when `a` and `b` hold the same bytes. The time taken depends on the lengths only, never
  * on where the contents differ (`CRYPTO_memcmp`); lengths are not secret here.

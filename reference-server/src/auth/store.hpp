@@ -16,9 +16,10 @@
 
 namespace gateway::server::auth {
 
-/// Thrown by a `store` when its database fails (I/O, lock timeout, corruption): an operational
-/// failure, not bad input. `account_service` turns it into INTERNAL_ERROR where it returns a
-/// result and lets it propagate elsewhere (the HTTP session's catch-all answers 500).
+/// Thrown by a `store` when its database fails (I/O, corruption): an operational failure, not
+/// bad input. `account_service` turns it into INTERNAL_ERROR where it returns a result and lets
+/// it propagate elsewhere (the HTTP session's catch-all answers 500). A database that another
+/// process keeps locked past the store's bound is `database_busy` (accounts.hpp) instead.
 class store_error : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -32,12 +33,12 @@ struct account_record {
     std::int64_t created_ms = 0;
 };
 
-/// A session row; `token_hash` is SHA-256 of the cookie value (32 raw bytes).
+/// A session row; `token_hash` is SHA-256 of the cookie value (32 raw bytes). There is no CSRF
+/// token here: the service derives it from the token itself, so it is never stored.
 struct session_record {
     std::string token_hash;
     std::int64_t account_id = 0;
     std::string email; ///< filled in by `find_session` (joined from the account)
-    std::string csrf_token;
     std::int64_t created_ms = 0;
     std::int64_t expires_ms = 0;
 };
@@ -64,15 +65,36 @@ struct key_use {
     std::int64_t used_ms = 0;
 };
 
+/// Where a reader of `key_changes_since` stands; start from a default-constructed one. Opaque
+/// to callers: only the store that filled it reads it.
+struct key_cursor {
+    std::int64_t seq = -1;          ///< last change seen; -1: none yet (the first call loads all)
+    std::int64_t data_version = -1; ///< the database's commit counter when last looked at
+};
+
+/// What changed in the key table since a cursor.
+struct key_changes {
+    /// True: `rows` is every key and replaces what the caller holds.
+    bool reload_all = false;
+    /// The current rows of the keys that changed (revoked ones included).
+    std::vector<key_record> rows;
+    /// Ids of keys that no longer exist.
+    std::vector<std::int64_t> gone;
+};
+
 /**
  * Persistent accounts, sessions and keys.
  *
  * @par Thread safety
  * All members may be called concurrently from any thread. Other processes (the admin command
  * line) may use the same database at the same time; every write is atomic.
+ * @par Blocking
+ * Every member except `key_changes_since` may block on disk and on another process's lock, for
+ * at most the store's busy bound: call them off the I/O threads.
  * @par Errors
- * Every member throws `store_error` when the database fails. Absent rows are not errors:
- * they give nullopt, false or an empty vector.
+ * Every member throws `database_busy` when another process keeps the database locked past the
+ * store's bound, and `store_error` when the database fails. Absent rows are not errors: they
+ * give nullopt, false or an empty vector.
  */
 class store {
 public:
@@ -96,7 +118,7 @@ public:
     // ---- sessions ------------------------------------------------------------------------
     /** Adds a session (`email` is ignored). */
     virtual void insert_session(session_record const& s) = 0;
-    /** The session whose token hashes to `token_hash`, expired or not. */
+    /** The session whose token hashes to `token_hash`, expired or not (a read, never a write). */
     virtual std::optional<session_record> find_session(std::string_view token_hash) = 0;
     /** Removes a session; no-op if absent. */
     virtual void delete_session(std::string_view token_hash) = 0;
@@ -110,6 +132,18 @@ public:
     virtual std::vector<key_record> list_keys(std::int64_t account_id) = 0;
     /** The key whose full value hashes to `key_hash` (an indexed lookup). */
     virtual std::optional<key_record> find_key(std::string_view key_hash) = 0;
+    /**
+     * The key table's changes since `cursor` (made by this process or any other), and moves
+     * `cursor` past them: the seam that keeps an in-memory key cache exact. The first call
+     * (default cursor), or one whose cursor is too old, answers `reload_all`.
+     *
+     * Cheap when nothing changed (one counter read). Unless `wait`, it never waits on a lock:
+     * it answers nullopt, leaving `cursor` alone, when the database cannot be read at once;
+     * that is what lets the API-key check call it on an I/O thread.
+     * @par Errors
+     * Throws `store_error` when the database fails (never `database_busy` unless `wait`).
+     */
+    virtual std::optional<key_changes> key_changes_since(key_cursor& cursor, bool wait) = 0;
     /**
      * Marks the account's key `key_id` revoked at `now_ms`.
      * @return false if the account has no such key or it was already revoked.

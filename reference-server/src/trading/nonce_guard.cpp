@@ -5,6 +5,7 @@
 #include "trading/nonce_guard.hpp"
 
 #include "log.hpp"
+#include "private_dirs.hpp"
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -507,7 +508,7 @@ std::unique_ptr<nonce_guard> nonce_guard::open(std::filesystem::path path,
     p->options = options;
     if (auto const parent = path.parent_path(); !parent.empty()) {
         std::error_code ec;
-        std::filesystem::create_directories(parent, ec);
+        create_private_directories(parent, ec); // 0700, like the journal's 0600
         if (ec)
             throw std::runtime_error("nonce journal " + path.string() + ": " + ec.message());
     }
