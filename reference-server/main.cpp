@@ -76,6 +76,9 @@ int main(int argc, char** argv) {
             std::cerr << "gatewayd: unknown command '" << command << "' (see --help)\n";
             return 2;
         }
+        // Connections need descriptors: the soft limit is raised to the hard one before any
+        // server listens (the embedded mocks included); see net::raise_open_file_limit.
+        gateway::net::raise_open_file_limit();
         std::optional<std::string> config_file;
         if (auto it = flags.find("config"); it != flags.end())
             config_file = it->second;

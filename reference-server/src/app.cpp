@@ -122,6 +122,7 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     i.session = std::make_unique<session_layer>(i.routes, *i.gate, time);
     net::server_options so;
     so.body_limit = i.cfg.body_limit;
+    so.max_connections = i.cfg.max_connections;
     so.read_timeout = i.cfg.read_timeout;
     so.server_name = "gatewayd";
     i.server = std::make_shared<net::http_server>(

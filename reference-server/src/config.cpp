@@ -108,6 +108,17 @@ std::vector<setting> const& settings() {
                  c.threads = static_cast<unsigned>(n);
                  return std::nullopt;
              }},
+            {"max-connections", "GATEWAY_MAX_CONNECTIONS", "maxConnections",
+             "client connections open at most (0: the descriptor limit minus a quarter, which is "
+             "kept for upstream connections and files); the longest idle one closes first",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 unsigned long long const n = std::strtoull(v.c_str(), &end, 10);
+                 if (v.empty() || *end != '\0' || v.front() == '-' || n > 10'000'000)
+                     return "must be a whole number 0..10000000";
+                 c.max_connections = static_cast<std::size_t>(n);
+                 return std::nullopt;
+             }},
             {"upstream-timeout-ms", "GATEWAY_UPSTREAM_TIMEOUT_MS", "timeouts.upstreamMs",
              "deadline of one upstream call",
              [](server_config& c, std::string const& v) {

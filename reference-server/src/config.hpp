@@ -30,6 +30,9 @@ struct server_config {
     std::string data_dir = "./data";
     unsigned threads = 2;
     std::size_t body_limit = 64 * 1024;
+    /// Client connections open at most; 0: derived from the descriptor limit
+    /// (net::default_max_connections: the soft RLIMIT_NOFILE minus a quarter, at least 64).
+    std::size_t max_connections = 0;
     std::chrono::milliseconds read_timeout{30000};
     std::chrono::milliseconds upstream_timeout{10000};
     std::chrono::milliseconds probe_timeout{5000};

@@ -108,3 +108,25 @@ TEST_CASE("the sign-up limits and the database lock bound are settings", "[unit]
         CHECK(bad.error().find("--" + flag) != std::string::npos);
     }
 }
+
+TEST_CASE("maxConnections comes from the file, GATEWAY_MAX_CONNECTIONS or --max-connections",
+          "[unit][config]") {
+    auto defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->max_connections == 0); // derived from the descriptor limit at listen
+    auto const file = write_temp(R"({"maxConnections":500})");
+    auto from_file = load_config(file, env_of({}), {});
+    auto from_env = load_config(file, env_of({{"GATEWAY_MAX_CONNECTIONS", "600"}}), {});
+    auto from_flag = load_config(file, env_of({{"GATEWAY_MAX_CONNECTIONS", "600"}}),
+                                 {{"max-connections", "700"}});
+    std::remove(file.c_str());
+    REQUIRE(from_file);
+    CHECK(from_file->max_connections == 500);
+    REQUIRE(from_env);
+    CHECK(from_env->max_connections == 600);
+    REQUIRE(from_flag);
+    CHECK(from_flag->max_connections == 700);
+    auto bad = load_config(std::nullopt, env_of({}), {{"max-connections", "-1"}});
+    REQUIRE_FALSE(bad);
+    CHECK(bad.error().find("--max-connections") != std::string::npos);
+}

@@ -14,16 +14,42 @@
  * What the server says on its own (malformed request, body over the limit, handler threw) is
  * rendered by the owner's `render_failure`, so the gateway answers the contract's JSON errors
  * and a mock its upstream's own shapes.
+ *
+ * @par Hostile clients
+ * - Memory per connection is bounded: the read buffer never grows past `read_buffer_limit`
+ *   (a header, a chunk-size line or a trailer section that does not fit is refused), chunk
+ *   extensions count against `chunk_extension_limit` and trailer fields against
+ *   `trailer_limit`; trailer fields are read and discarded, never merged into the header
+ *   (RFC 9110 §6.5.1). Each of these answers 400 (`failure_kind::bad_request`) and closes.
+ * - Framing (RFC 9112 §6): a request body is delimited by Content-Length or by exactly one
+ *   `Transfer-Encoding: chunked` in an HTTP/1.1 request. Any other Transfer-Encoding (an
+ *   unknown or non-final coding, `chunked` twice, several field lines), or Transfer-Encoding
+ *   beside Content-Length (refused rather than "chunked, close after": the safer reading), or
+ *   in HTTP/1.0, answers 400 and closes; the bytes after the header are never parsed as a
+ *   further request.
+ * - Connections: at most `max_connections` (default: see `default_max_connections`). A
+ *   connection is idle while it waits for the first byte of a request, its first or a
+ *   keep-alive one. At the cap a new connection closes the oldest idle one; when none is idle
+ *   the new connection is refused by closing it at once, unanswered (the server never reads
+ *   from it, and a TCP close is what a client or balancer retries on). When accept fails for
+ *   want of descriptors or memory (EMFILE, ENFILE, ENOBUFS, ENOMEM) while a client waits in
+ *   the listen queue, the oldest idle connection is closed and accept tries again once it has
+ *   closed (1 s at most). With no client waiting (at the limit Linux fails accept() even
+ *   then), none idle, or any other persistent error, accept waits 5 ms, twice as long each
+ *   time up to 250 ms, reset by a success. Every retry follows a freed descriptor or a wait:
+ *   the loop never spins.
  */
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -41,7 +67,7 @@ using request_header = http::request_header<>;
 
 /// Why the server answered without calling the handler.
 enum class failure_kind {
-    bad_request,       ///< the request line or header could not be parsed
+    bad_request,       ///< unparseable or over a framing limit (header, trailer, chunk line)
     payload_too_large, ///< the body is over `options::body_limit`
     internal,          ///< the handler threw; nothing about it is revealed
 };
@@ -52,12 +78,43 @@ struct failure {
 };
 
 struct server_options {
-    std::size_t body_limit = 64 * 1024;            ///< CONTRACT §2: 413 over 64 KiB
-    std::size_t header_limit = 16 * 1024;          ///< request line + fields
+    std::size_t body_limit = 64 * 1024;       ///< CONTRACT §2: 413 over 64 KiB
+    std::size_t header_limit = 16 * 1024;     ///< request line + fields
+    std::size_t trailer_limit = 4 * 1024;     ///< trailer fields of a chunked body, together
+    std::size_t chunk_extension_limit = 1024; ///< chunk extensions of one request, together
+    /// Most bytes a connection holds unparsed: bounds a header, one chunk-size line with its
+    /// extensions, a trailer section and pipelined requests. Never below `header_limit`.
+    std::size_t read_buffer_limit = 32 * 1024;
+    /// Open connections at most; 0 takes `default_max_connections()` at `listen()`.
+    std::size_t max_connections = 0;
     std::chrono::milliseconds read_timeout{30000}; ///< per request, header and body
     std::chrono::milliseconds idle_timeout{60000}; ///< between keep-alive requests
     std::string server_name = "gateway";
 };
+
+/// What the server did about connections since it started (for tests and stats).
+struct server_stats {
+    std::uint64_t accepted = 0;        ///< connections admitted
+    std::uint64_t refused = 0;         ///< closed unanswered: at the cap with none idle
+    std::uint64_t shed = 0;            ///< idle connections closed to make room
+    std::uint64_t accept_failures = 0; ///< failed accepts (EMFILE, ENFILE...); each backs off
+    std::size_t idle = 0;              ///< connections waiting for a request right now
+};
+
+/**
+ * Raises this process's soft RLIMIT_NOFILE to its hard limit (the soft one is often 1,024
+ * while the hard one is far higher) and returns the soft limit now in force; when the limit
+ * cannot be changed it stays as it was. Programs call it once at start, before `listen()`:
+ * the server itself never changes process-wide limits.
+ */
+std::uint64_t raise_open_file_limit();
+
+/**
+ * The default connection cap: the soft RLIMIT_NOFILE minus a reserve of a quarter of it, at
+ * least 64, for everything else the process opens (upstream connections, embedded servers,
+ * files, the database); never below 16. 1,024 descriptors give 768 connections.
+ */
+std::size_t default_max_connections();
 
 /// The request handler: returns the response, or nullopt to close the connection without
 /// answering (mocks use this for fault injection). Runs on the connection's strand.
@@ -113,11 +170,21 @@ public:
     /// Connections open right now (for tests and stats).
     std::size_t connection_count() const;
 
+    /// The connection cap in force (known after `listen()`).
+    std::size_t max_connections() const { return max_connections_; }
+
+    server_stats stats() const;
+
 private:
     struct connection;
     boost::asio::awaitable<void> accept_loop();
     boost::asio::awaitable<void> serve(std::shared_ptr<connection> c);
     boost::asio::awaitable<void> linger_close(std::shared_ptr<connection> c, response res);
+    void admit(tcp::socket socket);
+    bool shed_oldest_idle(bool wake_acceptor);
+    void park(std::shared_ptr<connection> const& c);
+    bool unpark(connection& c);
+    bool is_shed(connection const& c) const;
     void forget(connection* c);
 
     boost::asio::io_context& ioc_;
@@ -126,6 +193,8 @@ private:
     failure_renderer render_;
     inspector inspect_;
     tcp::acceptor acceptor_;
+    boost::asio::steady_timer accept_backoff_; ///< on the acceptor's strand
+    std::size_t max_connections_ = 0;
     tcp::endpoint local_;
     struct registry;
     std::unique_ptr<registry> registry_;

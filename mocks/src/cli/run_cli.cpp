@@ -1,5 +1,7 @@
 #include "run_cli.hpp"
 
+#include <gateway/net/http_server.hpp>
+
 #include <boost/system/system_error.hpp>
 
 #include <charconv>
@@ -117,6 +119,8 @@ int run_cli(upstream kind, int argc, char** argv) {
     sigaddset(&stop_signals, SIGINT);
     sigaddset(&stop_signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
+
+    net::raise_open_file_limit(); // connections need descriptors; see http_server.hpp
 
     std::unique_ptr<mock_server> server;
     try {
