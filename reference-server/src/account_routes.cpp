@@ -18,6 +18,7 @@
 // The account service is synchronous (SQLite, scrypt), so every handler body runs on a small
 // thread pool of its own and the connection's I/O thread only waits for it: a burst of sign-in
 // attempts (each an scrypt) never stalls the API's I/O threads.
+#include "account_bodies.hpp"
 #include "account_pages.hpp"
 #include "services.hpp"
 
@@ -358,21 +359,6 @@ boost::json::object key_json(auth::key_info const& k, std::int64_t now) {
     o["revokedAt"] = ms_or_null(k.revoked_ms);
     o["status"] = pages::key_status(k, now);
     return o;
-}
-
-struct credentials {
-    std::string email;
-    std::string password;
-};
-
-result<credentials> parse_credentials(boost::json::value const& body) {
-    json_fields f(body, strictness::inbound, "request body");
-    credentials c;
-    f.required("email", c.email);
-    f.required("password", c.password);
-    if (auto done = f.finish(); !done)
-        return done.error();
-    return c;
 }
 
 result<auth::new_key_params> parse_new_key(boost::json::value const& body) {
