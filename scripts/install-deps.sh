@@ -12,8 +12,10 @@ packages=(
 # The test command also needs the browser test's tools: Debian's chromium and Node.js with npm.
 # Node is checked by command, not package: a machine may carry a Node.js build that bundles
 # npm and conflicts with Debian's npm package.
+# And the fuzz targets (scripts/fuzz.sh): clang-14 with its libFuzzer/sanitizer runtime, and
+# llvm-14's symbolizer for readable sanitizer reports.
 if [[ ${1:-} == --test ]]; then
-  packages+=(chromium)
+  packages+=(chromium clang-14 libclang-rt-14-dev llvm-14)
   command -v node >/dev/null 2>&1 || packages+=(nodejs)
   command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

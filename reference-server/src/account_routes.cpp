@@ -25,6 +25,7 @@
 // (the service counts them); failed sign-ins are throttled per (account, address) and per
 // address with 429 + Retry-After; an account attacked from many addresses is only slowed: the
 // answer about it is held back on a timer (no thread held), right or wrong password alike.
+#include "account_bodies.hpp"
 #include "account_pages.hpp"
 #include "config.hpp"
 #include "http/session.hpp"
@@ -425,21 +426,6 @@ boost::json::object key_json(auth::key_info const& k, std::int64_t now) {
     o["revokedAt"] = ms_or_null(k.revoked_ms);
     o["status"] = pages::key_status(k, now);
     return o;
-}
-
-struct credentials {
-    std::string email;
-    std::string password;
-};
-
-result<credentials> parse_credentials(boost::json::value const& body) {
-    json_fields f(body, strictness::inbound, "request body");
-    credentials c;
-    f.required("email", c.email);
-    f.required("password", c.password);
-    if (auto done = f.finish(); !done)
-        return done.error();
-    return c;
 }
 
 result<auth::new_key_params> parse_new_key(boost::json::value const& body) {

@@ -14,6 +14,7 @@
 #include <boost/json/value_to.hpp>
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@ namespace gateway {
 
 class decimal {
 public:
+    /// The longest text `parse` accepts; `parse_lenient` refuses values whose text is longer.
+    static constexpr std::size_t max_text_size = 64;
+
     /// Zero.
     decimal() = default;
 
@@ -35,7 +39,9 @@ public:
 
     /**
      * Lenient parse for upstream bodies: plain notation, a leading `+`, `.5`, `5.` and
-     * exponent notation (`"1.5e-7"`) are all accepted and normalised.
+     * exponent notation (`"1.5e-7"`) are all accepted and normalised. A value whose canonical
+     * text would be longer than `max_text_size` is refused (`"1e70"`), so that what the gateway
+     * passes on from an upstream reads back with `parse`.
      */
     static std::optional<decimal> parse_lenient(std::string_view text);
 

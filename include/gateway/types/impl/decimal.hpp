@@ -50,7 +50,7 @@ GATEWAY_DECL result<decimal> decimal::parse(std::string_view text, std::string_v
     std::string_view const int_part = s.substr(0, dot);
     std::string_view const frac_part = dot == std::string_view::npos ? "" : s.substr(dot + 1);
     if (int_part.empty() || !detail::all_digits(int_part) || !detail::all_digits(frac_part) ||
-        (dot != std::string_view::npos && frac_part.empty()) || text.size() > 64)
+        (dot != std::string_view::npos && frac_part.empty()) || text.size() > max_text_size)
         return fail();
     return normalise(negative, int_part, frac_part);
 }
@@ -94,8 +94,11 @@ GATEWAY_DECL std::optional<decimal> decimal::parse_lenient(std::string_view text
     if (point > static_cast<long>(digits.size()))
         digits.append(static_cast<std::size_t>(point) - digits.size(), '0');
     std::string_view const all = digits;
-    return normalise(negative, all.substr(0, static_cast<std::size_t>(point)),
-                     all.substr(static_cast<std::size_t>(point)));
+    auto d = normalise(negative, all.substr(0, static_cast<std::size_t>(point)),
+                       all.substr(static_cast<std::size_t>(point)));
+    if (d.text_.size() > max_text_size)
+        return std::nullopt; // `parse` could not read it back
+    return d;
 }
 
 GATEWAY_DECL std::optional<decimal> decimal::from_json_lenient(boost::json::value const& v) {
