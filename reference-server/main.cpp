@@ -13,6 +13,8 @@
 #include "embedded.hpp"
 #include "private_dirs.hpp"
 
+#include <gateway/net/http_server.hpp>
+
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
 

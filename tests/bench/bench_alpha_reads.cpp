@@ -13,6 +13,7 @@
 #include "support/test_gateway.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 
 #include <algorithm>

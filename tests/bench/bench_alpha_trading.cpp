@@ -16,6 +16,7 @@
 #include <gateway/sign/sign.hpp>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>

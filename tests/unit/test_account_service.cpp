@@ -589,7 +589,7 @@ TEST_CASE("a version-1 database with stored CSRF tokens migrates and keeps none 
     auto const db_path = dir.path / "gateway.db";
     // A database as the first schema left it: one account, one session with its CSRF token.
     std::string const token = crypto::base64_encode(crypto::random_bytes(32), true);
-    std::string const stored_csrf = "csrf-canary-" + crypto::to_hex(crypto::random_bytes(16));
+    std::string const stored_csrf = "csrf-canary-" + util::to_hex(crypto::random_bytes(16));
     auto const token_hash = crypto::sha256(token);
     {
         sqlite3* db = nullptr;

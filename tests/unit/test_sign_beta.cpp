@@ -6,6 +6,7 @@
 #include "support/catch_result.hpp"
 
 #include <gateway/providers/beta/signing.hpp>
+#include <gateway/util/ascii.hpp>
 #include <gateway/sign/eip712.hpp>
 
 using namespace gateway;

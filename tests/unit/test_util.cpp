@@ -2,6 +2,8 @@
 // ISO time, UTF-8 safety and exact decimal arithmetic.
 #include <catch2/catch.hpp>
 
+#include "support/catch_result.hpp"
+
 #include <gateway/types/fixed.hpp>
 #include <gateway/util/ascii.hpp>
 #include <gateway/util/hex.hpp>

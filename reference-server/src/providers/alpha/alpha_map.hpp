@@ -131,6 +131,9 @@ result<std::vector<spot_market>> parse_spot_meta(boost::json::value const& v);
 /// `allMids` -> prices map of perps symbols only: `@N` and `X/Y` keys are dropped (CONTRACT §1).
 /// @par Errors UPSTREAM_ERROR (not an object, a value that is no decimal).
 result<price_map> to_prices(boost::json::value const& all_mids);
+/// `allMids` -> prices of the universe's spot pairs, keyed `BASE/QUOTE` (spec 2.9's map).
+/// @par Errors UPSTREAM_ERROR.
+result<price_map> to_spot_prices(boost::json::value const& all_mids, universe const& u);
 
 /// One `clearinghouseState` per perp dex (main + builder dexes) -> the summed summary.
 /// @par Errors UPSTREAM_ERROR.

@@ -6,7 +6,7 @@
 #include "config.hpp"
 #include "upstream/channel.hpp"
 
-#include <gateway/decimal.hpp>
+#include <gateway/types/decimal.hpp>
 #include <gateway/providers/beta/weights.hpp>
 
 #include <stdexcept>
