@@ -22,20 +22,20 @@
 #include <gateway/types/rwas.hpp>
 
 // Request rules and read parameters shared by client and server.
-#include <gateway/validate/validate.hpp>
 #include <gateway/sign/sign.hpp>
+#include <gateway/validate/validate.hpp>
 
 // Wire knowledge of each provider (weights, request builders, signing and derivation).
 #include <gateway/providers/alpha.hpp>
 
 // Small utilities (hex, ASCII case, percent-encoding, ISO time, UTF-8, clock).
+#include <gateway/types/fixed.hpp>
 #include <gateway/util/ascii.hpp>
 #include <gateway/util/clock.hpp>
 #include <gateway/util/hex.hpp>
 #include <gateway/util/percent.hpp>
 #include <gateway/util/time.hpp>
 #include <gateway/util/utf8.hpp>
-#include <gateway/types/fixed.hpp>
 
 // The synchronous client and its transport (these bring in Beast, Asio and OpenSSL).
 #include <gateway/client/client.hpp>

@@ -44,7 +44,6 @@ std::string html_escape(std::string_view text) {
     return out;
 }
 
-
 std::string random_hex(std::size_t bytes) {
     std::vector<unsigned char> raw(bytes);
     if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) != 1)
@@ -345,7 +344,8 @@ std::string render_created_key(created_key_view const& v) {
     out += "<main>\n<h1>Your new API key</h1>\n";
     out += "<p>Key <strong id=\"new-key-name\">" + html_escape(info.name) + "</strong> (" +
            std::string(environment_name(info.env)) + ", expires " +
-           (info.expires_ms ? util::iso8601_utc(*info.expires_ms, util::iso_precision::seconds) : std::string("never")) +
+           (info.expires_ms ? util::iso8601_utc(*info.expires_ms, util::iso_precision::seconds)
+                            : std::string("never")) +
            ") was created.</p>\n";
     out += "<p class=\"notice\" id=\"shown-once\"><strong>Copy it now: it will not be shown "
            "again.</strong> Only its masked form <code>" +

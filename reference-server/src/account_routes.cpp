@@ -491,15 +491,15 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/signup",
           page_on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx),
+                                 "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const f = parse_form(ctx.body());
               auto const pre = presession_ok(session_layer::raw_request(ctx), f);
               if (!pre)
                   return csrf_rejected_page();
               auto const email = f.get("email");
-              auto created =
-                  acc.sign_up(email, f.get("password"), ctx.remote);
+              auto created = acc.sign_up(email, f.get("password"), ctx.remote);
               if (!created) {
                   auto const& e = created.error();
                   pages::signed_out_view v;
@@ -519,7 +519,8 @@ void add_html_routes(router& r, auth::account_service& acc,
               pool,
               [&acc, cookies](request_context& ctx,
                               std::chrono::milliseconds& hold) -> result<reply> {
-                  if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
+                  if (!media_type_is(session_layer::raw_request(ctx),
+                                     "application/x-www-form-urlencoded"))
                       return not_a_form_page();
                   auto const f = parse_form(ctx.body());
                   auto const pre = presession_ok(session_layer::raw_request(ctx), f);
@@ -527,8 +528,7 @@ void add_html_routes(router& r, auth::account_service& acc,
                       return csrf_rejected_page();
                   auto const email = f.get("email");
                   hold = acc.sign_in_slowdown(email);
-                  auto session =
-                      acc.sign_in(email, f.get("password"), ctx.remote);
+                  auto session = acc.sign_in(email, f.get("password"), ctx.remote);
                   if (!session) {
                       auto const& e = session.error();
                       pages::signed_out_view v;
@@ -547,7 +547,8 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/signout",
           page_on_pool(pool, [&acc, cookies](request_context& ctx) -> result<reply> {
-              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx),
+                                 "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const who = current_session(session_layer::raw_request(ctx), acc);
               if (!who)
@@ -560,7 +561,8 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/keys",
           page_on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx),
+                                 "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const who = current_session(session_layer::raw_request(ctx), acc);
               if (!who)
@@ -599,7 +601,8 @@ void add_html_routes(router& r, auth::account_service& acc,
 
     r.add(http::verb::post, "/account/keys/{id}/revoke",
           page_on_pool(pool, [&acc](request_context& ctx) -> result<reply> {
-              if (!media_type_is(session_layer::raw_request(ctx), "application/x-www-form-urlencoded"))
+              if (!media_type_is(session_layer::raw_request(ctx),
+                                 "application/x-www-form-urlencoded"))
                   return not_a_form_page();
               auto const who = current_session(session_layer::raw_request(ctx), acc);
               if (!who)
@@ -635,26 +638,26 @@ void add_json_routes(router& r, auth::account_service& acc,
 
     // {email, password} -> 200 {email, csrfToken} + Set-Cookie
     r.add(http::verb::post, "/v1/account/session",
-          sign_in_on_pool(
-              pool,
-              [&acc, cookies](request_context& ctx,
-                              std::chrono::milliseconds& hold) -> result<reply> {
-                  auto body = json_body(ctx);
-                  if (!body)
-                      return body.error();
-                  auto c = parse_credentials(*body);
-                  if (!c)
-                      return c.error();
-                  hold = acc.sign_in_slowdown(c->email);
-                  auto s = acc.sign_in(c->email, c->password, ctx.remote);
-                  if (!s)
-                      return s.error();
-                  signed_in const who{std::move(s->token), std::move(s->info)};
-                  return json_reply(200,
-                                    boost::json::object{{"email", who.info.email},
-                                                        {"csrfToken", who.info.csrf_token}},
-                                    {{"Set-Cookie", session_cookie_value(who, cookies)}});
-              }));
+          sign_in_on_pool(pool,
+                          [&acc, cookies](request_context& ctx,
+                                          std::chrono::milliseconds& hold) -> result<reply> {
+                              auto body = json_body(ctx);
+                              if (!body)
+                                  return body.error();
+                              auto c = parse_credentials(*body);
+                              if (!c)
+                                  return c.error();
+                              hold = acc.sign_in_slowdown(c->email);
+                              auto s = acc.sign_in(c->email, c->password, ctx.remote);
+                              if (!s)
+                                  return s.error();
+                              signed_in const who{std::move(s->token), std::move(s->info)};
+                              return json_reply(
+                                  200,
+                                  boost::json::object{{"email", who.info.email},
+                                                      {"csrfToken", who.info.csrf_token}},
+                                  {{"Set-Cookie", session_cookie_value(who, cookies)}});
+                          }));
 
     // -> 200 {signedOut: true}, cookie cleared
     r.add(http::verb::delete_, "/v1/account/session",

@@ -122,7 +122,6 @@ std::string iso_time(std::optional<std::int64_t> ms) {
     return ms ? iso_time(*ms) : "-";
 }
 
-
 std::filesystem::path data_dir(options const& o) {
     if (auto d = optional_opt(o, "data-dir"); d && !d->empty())
         return *d;

@@ -88,7 +88,9 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     ao.signup_per_address = {i.cfg.signup_per_address_per_hour, i.cfg.signup_per_address_burst};
     ao.signup_global = {i.cfg.signup_global_per_hour, i.cfg.signup_global_burst};
     ao.db_busy_timeout = i.cfg.db_busy_timeout;
-    ao.now_ms = [&time] { return time.now_ms(); };
+    ao.now_ms = [&time] {
+        return time.now_ms();
+    };
     i.accounts = auth::open_account_service(i.cfg.data_dir, ao);
 
     // The providers: one registration line each (providers/<alias>/).
@@ -117,8 +119,8 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     add_trading_routes(i.routes, *i.trading_routes);
     add_account_routes(i.routes, *i.svc);
 
-    i.gate = std::make_unique<api_key_gate>(*i.accounts, i.limiter, time,
-                                            gate_options{i.cfg.key_rate_per_second, i.cfg.key_burst});
+    i.gate = std::make_unique<api_key_gate>(
+        *i.accounts, i.limiter, time, gate_options{i.cfg.key_rate_per_second, i.cfg.key_burst});
     i.session = std::make_unique<session_layer>(i.routes, *i.gate, time);
     net::server_options so;
     so.body_limit = i.cfg.body_limit;

@@ -164,11 +164,15 @@ std::vector<setting> const& settings() {
             {"alpha-budget", "GATEWAY_ALPHA_BUDGET", "upstream.alphaBudget",
              "alpha upstream request weight the gateway spends per 60 s (the upstream allows 1200 "
              "per IP)",
-             [](server_config& c, std::string const& v) { return set_budget(c.alpha_budget, v); }},
+             [](server_config& c, std::string const& v) {
+                 return set_budget(c.alpha_budget, v);
+             }},
             {"beta-budget", "GATEWAY_BETA_BUDGET", "upstream.betaBudget",
              "beta futures upstream request weight the gateway spends per 60 s (the upstream "
              "allows 2400 per IP)",
-             [](server_config& c, std::string const& v) { return set_budget(c.beta_budget, v); }},
+             [](server_config& c, std::string const& v) {
+                 return set_budget(c.beta_budget, v);
+             }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {

@@ -49,7 +49,6 @@ http_probe_transport::send(probe_target const& target, milliseconds timeout) {
     co_return co_await client_.async_request(target.base, std::move(req), opt);
 }
 
-
 health_status classify(bool answered_ok, milliseconds latency, milliseconds degraded_threshold) {
     if (!answered_ok)
         return health_status::down;

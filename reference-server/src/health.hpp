@@ -6,13 +6,13 @@
 // stale. A health request never waits longer than the probe timeout: it waits for the
 // in-flight probe or for its own deadline, whichever comes first.
 #include <gateway/net/url.hpp>
-#include <gateway/util/clock.hpp>
 #include <gateway/types/enums.hpp>
+#include <gateway/util/clock.hpp>
 
 #include <boost/asio/awaitable.hpp>
-#include <boost/beast/http/verb.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/beast/http/verb.hpp>
 
 #include <atomic>
 #include <chrono>
@@ -63,8 +63,9 @@ struct health_options {
 
 class health_monitor : public std::enable_shared_from_this<health_monitor> {
 public:
-    health_monitor(boost::asio::io_context& ioc, probe_transport& transport, util::clock const& clock,
-                   std::vector<probe_target> targets, health_options options);
+    health_monitor(boost::asio::io_context& ioc, probe_transport& transport,
+                   util::clock const& clock, std::vector<probe_target> targets,
+                   health_options options);
     ~health_monitor();
 
     /// Starts the background probe loops.

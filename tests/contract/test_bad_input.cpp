@@ -20,18 +20,18 @@ namespace {
 
 struct bad_input {
     char const* name;
-    std::string wire;  ///< the bytes sent; "{KEY}" is replaced by a live API key
-    unsigned status;   ///< expected status
-    char const* code;  ///< expected error code
-    bool closes;       ///< the server closes the connection after answering
+    std::string wire; ///< the bytes sent; "{KEY}" is replaced by a live API key
+    unsigned status;  ///< expected status
+    char const* code; ///< expected error code
+    bool closes;      ///< the server closes the connection after answering
 };
 
 /// A well-framed request: Host, Connection: close and Content-Length (when there is a body)
 /// added; `headers` as "Name: value\r\n" lines.
 std::string request(std::string const& method, std::string const& target,
                     std::string const& headers, std::string const& body = {}) {
-    std::string out = method + " " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
-                      headers;
+    std::string out =
+        method + " " + target + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + headers;
     if (!body.empty() || method == "POST")
         out += "Content-Length: " + std::to_string(body.size()) + "\r\n";
     return out + "\r\n" + body;
@@ -51,8 +51,8 @@ std::vector<bad_input> table() {
          "POST /v1/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\nabc", 400,
          "VALIDATION_ERROR", true},
         {"Transfer-Encoding chunked, identity",
-         "POST /v1/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n",
-         400, "VALIDATION_ERROR", true},
+         "POST /v1/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, identity\r\n\r\n", 400,
+         "VALIDATION_ERROR", true},
         {"Transfer-Encoding xchunked",
          "POST /v1/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n", 400,
          "VALIDATION_ERROR", true},
@@ -73,10 +73,9 @@ std::vector<bad_input> table() {
         // Routing and the key gate.
         {"unknown path", request("GET", "/v1/nothing", keyed), 404, "NOT_FOUND", false},
         {"wrong method", request("DELETE", "/v1/providers", ""), 405, "METHOD_NOT_ALLOWED", false},
-        {"no API key", request("GET", "/v1/perps/alpha/prices", ""), 401, "INVALID_API_KEY",
-         false},
-        {"unknown API key", request("GET", "/v1/perps/alpha/prices", "X-API-Key: gw_nope\r\n"),
-         401, "INVALID_API_KEY", false},
+        {"no API key", request("GET", "/v1/perps/alpha/prices", ""), 401, "INVALID_API_KEY", false},
+        {"unknown API key", request("GET", "/v1/perps/alpha/prices", "X-API-Key: gw_nope\r\n"), 401,
+         "INVALID_API_KEY", false},
         {"unknown provider", request("GET", "/v1/perps/zeta/prices", keyed), 404,
          "PROVIDER_NOT_FOUND", false},
         {"invalid UTF-8 in a provider", request("GET", "/v1/health/%FF%FE", ""), 404,
@@ -84,21 +83,19 @@ std::vector<bad_input> table() {
         {"invalid UTF-8 in a symbol",
          request("GET", "/v1/perps/alpha/markets/%FF%FE/trades", keyed), 404, "MARKET_NOT_FOUND",
          false},
-        {"malformed percent escape", request("GET", "/v1/health/%G1", ""), 404, "NOT_FOUND",
-         false},
+        {"malformed percent escape", request("GET", "/v1/health/%G1", ""), 404, "NOT_FOUND", false},
 
         // Query parameters (CONTRACT §1, §4).
         {"candle interval not in the list",
          request("GET", "/v1/perps/alpha/markets/BTC/candles?interval=7m", keyed), 400,
          "VALIDATION_ERROR", false},
-        {"trades limit 0", request("GET", "/v1/perps/alpha/markets/BTC/trades?limit=0", keyed),
-         400, "VALIDATION_ERROR", false},
+        {"trades limit 0", request("GET", "/v1/perps/alpha/markets/BTC/trades?limit=0", keyed), 400,
+         "VALIDATION_ERROR", false},
         {"trades limit above the cap",
          request("GET", "/v1/perps/alpha/markets/BTC/trades?limit=100000", keyed), 400,
          "VALIDATION_ERROR", false},
-        {"address that is not hex",
-         request("GET", "/v1/perps/alpha/account/0xZZ/positions", keyed), 400,
-         "VALIDATION_ERROR", false},
+        {"address that is not hex", request("GET", "/v1/perps/alpha/account/0xZZ/positions", keyed),
+         400, "VALIDATION_ERROR", false},
 
         // Bodies.
         {"order body as text/plain",

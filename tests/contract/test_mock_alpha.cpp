@@ -3,8 +3,8 @@
 // account state seeded through the mock control API (CONTRACT §10, mocks/README.md), and
 // signed /exchange actions (§4-5) running through its matching engine.
 #include <gateway/mocks/mock_server.hpp>
-#include <gateway/providers/alpha/signing.hpp>
 #include <gateway/providers/alpha/orders.hpp>
+#include <gateway/providers/alpha/signing.hpp>
 #include <gateway/types/decimal.hpp>
 
 #include "support/mock_http.hpp"

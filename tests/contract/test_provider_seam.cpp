@@ -70,13 +70,11 @@ TEST_CASE("typed-data and the write share one order of checks: an empty symbol i
           "[contract][seam][alpha]") {
     test_gateway gw;
     auto const key = gw.create_key();
-    json::value const params = {{"symbol", ""},
-                                {"side", "buy"},
-                                {"type", "limit"},
-                                {"size", "0.01"},
-                                {"price", "60000"},
-                                {"wallet", "0x1111111111111111111111111111111111111111"},
-                                {"nonce", 1700000000000}};
+    json::value const params = {
+        {"symbol", ""},          {"side", "buy"},
+        {"type", "limit"},       {"size", "0.01"},
+        {"price", "60000"},      {"wallet", "0x1111111111111111111111111111111111111111"},
+        {"nonce", 1700000000000}};
     json::value const typed = {{"operation", "placeOrder"}, {"params", params}};
     require_error(api_call(gw, key, verb::post, "/v1/perps/alpha/typed-data", &typed), 400,
                   "VALIDATION_ERROR", "symbol");

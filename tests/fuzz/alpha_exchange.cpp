@@ -10,6 +10,8 @@
 
 #include "providers/alpha/alpha_trading.hpp"
 
+#include <gateway/providers/alpha/weights.hpp>
+
 #include <algorithm>
 
 namespace {
@@ -70,6 +72,6 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     }
     check_outcome(alpha::to_leverage_ok(*v), refusals);
     if (auto const* o = v->if_object())
-        (void)alpha::exchange_weight(*o);
+        (void)gateway::wire::alpha::exchange_weight(*o);
     return 0;
 }

@@ -1,6 +1,6 @@
 // libFuzzer target: the MessagePack encoder (include/gateway/sign/msgpack.hpp) and alpha's L1
-// action hash input built on it (include/gateway/providers/alpha/signing.hpp). The input is an action as
-// JSON.
+// action hash input built on it (include/gateway/providers/alpha/signing.hpp). The input is an
+// action as JSON.
 //
 // Checked beyond "no crash", against a decoder written here from the MessagePack spec:
 // - the encoding decodes back to the JSON value (maps in key order, integers by value);

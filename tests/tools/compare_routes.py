@@ -71,7 +71,7 @@ def main():
                     "--alpha-base-url", ups["alpha"], "--alpha-testnet-base-url", ups["alpha_t"],
                     "--beta-base-url", ups["beta"], "--beta-testnet-base-url", ups["beta_t"],
                     "--gamma-base-url", ups["gamma"], "--gamma-clob-base-url", ups["gamma"] + "/clob",
-                    "--market-cache-ms", "0"]
+                    "--market-cache-ms", "0", "--key-rate", "100000", "--key-burst", "100000"]
             for flag in ("--alpha-ws-url", "--alpha-testnet-ws-url", "--beta-ws-url",
                          "--beta-testnet-ws-url", "--gamma-ws-url"):
                 args += [flag, "ws://127.0.0.1:9/ws"]

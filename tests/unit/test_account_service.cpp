@@ -1,12 +1,12 @@
 #include <catch2/catch.hpp>
 
-#include <gateway/util/hex.hpp>
 #include "auth/accounts.hpp"
 #include "auth/crypto.hpp"
 #include "auth/demo.hpp"
 #include "auth/sqlite_store.hpp"
 #include "support/catch_result.hpp"
 #include "support/eventually.hpp"
+#include <gateway/util/hex.hpp>
 
 #include <sqlite3.h>
 

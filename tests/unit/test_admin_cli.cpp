@@ -1,10 +1,10 @@
 #include <catch2/catch.hpp>
 
-#include <gateway/util/hex.hpp>
 #include "admin_cli.hpp"
 #include "auth/accounts.hpp"
 #include "auth/crypto.hpp"
 #include "support/catch_result.hpp"
+#include <gateway/util/hex.hpp>
 
 #include <filesystem>
 #include <regex>

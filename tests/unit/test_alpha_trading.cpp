@@ -2,9 +2,9 @@
 // §9): the bodies below are the upstream's documented shapes.
 #include <catch2/catch.hpp>
 
-#include <gateway/providers/alpha/weights.hpp>
 #include "providers/alpha/alpha_trading.hpp"
 #include "support/catch_result.hpp"
+#include <gateway/providers/alpha/weights.hpp>
 
 #include <boost/json/parse.hpp>
 

@@ -10,8 +10,8 @@
 #include "../../mocks/src/alpha/alpha_exchange.hpp"
 #include "../../mocks/src/alpha/alpha_router.hpp"
 
-#include <gateway/providers/alpha/signing.hpp>
 #include <gateway/providers/alpha/orders.hpp>
+#include <gateway/providers/alpha/signing.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

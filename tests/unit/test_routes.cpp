@@ -90,8 +90,9 @@ TEST_CASE("a provider error passes through the route unchanged", "[unit][routes]
     CHECK(r.error().code == errc::market_not_found);
 }
 
-TEST_CASE("an unknown provider, a missing vertical and a missing testnet are 404 PROVIDER_NOT_FOUND",
-          "[unit][routes]") {
+TEST_CASE(
+    "an unknown provider, a missing vertical and a missing testnet are 404 PROVIDER_NOT_FOUND",
+    "[unit][routes]") {
     fixture f;
     FORBID_CALL(*f.reads, prices(_, _));
     SECTION("unknown alias") {

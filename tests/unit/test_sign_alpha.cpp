@@ -1,5 +1,5 @@
-// Unit tests of alpha's signing (include/gateway/providers/alpha/signing.hpp) against every vector of
-// upstreams/alpha.md §6 (L1 action hashes and signatures, derived vectors, user-signed actions)
+// Unit tests of alpha's signing (include/gateway/providers/alpha/signing.hpp) against every vector
+// of upstreams/alpha.md §6 (L1 action hashes and signatures, derived vectors, user-signed actions)
 // and the §5.3/§5.8 constants, plus the §5.5 number formatting and the signature JSON form.
 #include <catch2/catch.hpp>
 

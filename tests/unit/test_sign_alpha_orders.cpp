@@ -6,8 +6,8 @@
 
 #include "support/catch_result.hpp"
 
-#include <gateway/providers/alpha/orders.hpp>
 #include <gateway/providers/alpha.hpp>
+#include <gateway/providers/alpha/orders.hpp>
 #include <gateway/sign/sign.hpp>
 
 #include <boost/json/serialize.hpp>

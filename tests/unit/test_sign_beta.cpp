@@ -6,8 +6,8 @@
 #include "support/catch_result.hpp"
 
 #include <gateway/providers/beta/signing.hpp>
-#include <gateway/util/ascii.hpp>
 #include <gateway/sign/eip712.hpp>
+#include <gateway/util/ascii.hpp>
 
 using namespace gateway;
 namespace sb = gateway::sign::beta;
@@ -28,7 +28,8 @@ struct vector {
 
 } // namespace
 
-TEST_CASE("beta domain separators and type hash are beta.md 3.1's constants", "[unit][sign][beta]") {
+TEST_CASE("beta domain separators and type hash are beta.md 3.1's constants",
+          "[unit][sign][beta]") {
     CHECK(util::to_hex(sb::domain_separator(false), false) ==
           "a95d0a7a6f3f17fcebb0c2336645385ce79cde7523f71ab147fdb7f15e9f37f9");
     CHECK(util::to_hex(sb::domain_separator(true), false) ==
@@ -50,8 +51,9 @@ TEST_CASE("beta.md 3.2 vectors: digest, signature and recovery", "[unit][sign][b
          "d0a3cddc3992449300d5b6fa97e441d66d0f950a032b0707455996c29d8477c5",
          "0xf91e000376f360c1661cf0fbc79a816e915dce485c616bd49c5e35c6cbc5ba5042ccf75a2bffd282676dbf"
          "698087a73982bfd1491a993eeedc276f6827c94a8c1c"},
-        {"V3 positionRisk", "symbol=BTCUSDT&nonce=1748310859508867&user=" + user + "&signer=" + signer,
-         false, "c1c1eb6dcc815c9bb372eb6954d114a7e2389605654e03dfd1cafcb6e5e366d2",
+        {"V3 positionRisk",
+         "symbol=BTCUSDT&nonce=1748310859508867&user=" + user + "&signer=" + signer, false,
+         "c1c1eb6dcc815c9bb372eb6954d114a7e2389605654e03dfd1cafcb6e5e366d2",
          "0xe4ce1abcc9a2a79ab5bc0073fa288904c9aab8456297b446de4ffb3869e9bfbb02419eccf8c803831bedd8"
          "e95f3158e3f185df0b84d1d8e292845ca9ef709bf51c"},
         {"V4 without user",
@@ -80,7 +82,8 @@ TEST_CASE("beta.md 3.2 vectors: digest, signature and recovery", "[unit][sign][b
     REQUIRE(who);
     CHECK(who->str() == util::to_lower(signer));
     // go-aster sends the signature without 0x: the same signer.
-    CHECK(sb::recover_message(v.msg, std::string(v.signature).substr(2), v.testnet).value() == *who);
+    CHECK(sb::recover_message(v.msg, std::string(v.signature).substr(2), v.testnet).value() ==
+          *who);
     // The other network's domain recovers someone else.
     CHECK(sb::recover_message(v.msg, v.signature, !v.testnet).value() != *who);
 }

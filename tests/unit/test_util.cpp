@@ -54,8 +54,7 @@ TEST_CASE("percent: one rule for malformed escapes, plus signs in queries", "[un
 
 TEST_CASE("ISO 8601 UTC with and without milliseconds", "[unit][util]") {
     CHECK(util::iso8601_utc(1763779247123) == "2025-11-22T02:40:47.123Z");
-    CHECK(util::iso8601_utc(1763779247123, util::iso_precision::seconds) ==
-          "2025-11-22T02:40:47Z");
+    CHECK(util::iso8601_utc(1763779247123, util::iso_precision::seconds) == "2025-11-22T02:40:47Z");
     CHECK(util::iso8601_utc(0) == "1970-01-01T00:00:00.000Z");
 }
 
@@ -75,7 +74,9 @@ TEST_CASE("UTF-8: validation, replacement and log escaping", "[unit][util]") {
 }
 
 TEST_CASE("fixed: exact sums and products, explicit rounding, overflow refused", "[unit][util]") {
-    auto d = [](char const* s) { return decimal::parse(s).value(); };
+    auto d = [](char const* s) {
+        return decimal::parse(s).value();
+    };
     CHECK(exact_add(d("0.1"), d("0.2")).value() == d("0.3"));
     CHECK(exact_sub(d("1"), d("1.5")).value() == d("-0.5"));
     CHECK(exact_mul(d("106626.8"), d("0.001")).value() == d("106.6268"));

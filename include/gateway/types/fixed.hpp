@@ -84,8 +84,7 @@ GATEWAY_DECL std::optional<decimal> exact_add(decimal const& a, decimal const& b
 GATEWAY_DECL std::optional<decimal> exact_sub(decimal const& a, decimal const& b);
 GATEWAY_DECL std::optional<decimal> exact_mul(decimal const& a, decimal const& b);
 /// `a / b` rounded by `r` to at most `decimals` digits after the point.
-GATEWAY_DECL std::optional<decimal> exact_div(decimal const& a, decimal const& b,
-                                              unsigned decimals,
+GATEWAY_DECL std::optional<decimal> exact_div(decimal const& a, decimal const& b, unsigned decimals,
                                               rounding r = rounding::half_even);
 
 } // namespace gateway

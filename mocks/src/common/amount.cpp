@@ -22,7 +22,8 @@ amount_rep div_round(amount_rep num, amount_rep den) {
 
 amount amount::from_scaled(std::int64_t mantissa, unsigned from_scale) {
     if (from_scale <= scale)
-        return from_raw(static_cast<amount_rep>(mantissa) * gateway::detail::pow10_128(scale - from_scale));
+        return from_raw(static_cast<amount_rep>(mantissa) *
+                        gateway::detail::pow10_128(scale - from_scale));
     return from_raw(div_round(mantissa, gateway::detail::pow10_128(from_scale - scale)));
 }
 

@@ -54,8 +54,8 @@ public:
 
 /// What the provider seam needs of a request (see providers/provider.hpp).
 struct call_context {
-    bool testnet = false;       ///< under /v1/testnet/ (CONTRACT §7)
-    std::int64_t now_ms = 0;    ///< the injected clock's wall time when the request arrived
+    bool testnet = false;        ///< under /v1/testnet/ (CONTRACT §7)
+    std::int64_t now_ms = 0;     ///< the injected clock's wall time when the request arrived
     std::string_view request_id; ///< for logs
 };
 
@@ -67,8 +67,8 @@ struct request_context {
     query_params query;    ///< decoded; a malformed pair is left out (CONTRACT §1)
     std::string remote;    ///< client IP address (throttles are keyed by it)
     std::string request_id;
-    bool testnet = false;     ///< the path is under /v1/testnet/ (CONTRACT §7)
-    std::int64_t now_ms = 0;  ///< the injected clock's wall time when the request arrived
+    bool testnet = false;    ///< the path is under /v1/testnet/ (CONTRACT §7)
+    std::int64_t now_ms = 0; ///< the injected clock's wall time when the request arrived
     request_view const* http = nullptr;
 
     /// A path parameter by name (always present for the route's own captures).
@@ -77,7 +77,9 @@ struct request_context {
     std::optional<std::string_view> query_param(std::string_view name) const;
     /// A lookup of query parameters for `Params::from_query` (validate.hpp).
     auto query_lookup() const {
-        return [this](std::string_view name) { return query_param(name); };
+        return [this](std::string_view name) {
+            return query_param(name);
+        };
     }
     /// A header of the request, if present.
     std::optional<std::string_view> header(std::string_view name) const {

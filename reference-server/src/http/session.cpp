@@ -118,8 +118,9 @@ net::inspection session_layer::inspect(net::request_header const& h,
     std::string_view const path = target.substr(0, target.find('?'));
     if (!routes_.find(h.method(), path).path_exists())
         return out; // the handler answers 404 NOT_FOUND
-    request_head head{h.method(), path,
-                      [&h](std::string_view name) { return header_of(h, name); }};
+    request_head head{h.method(), path, [&h](std::string_view name) {
+                          return header_of(h, name);
+                      }};
     auto verdict = gate_.check(head);
     out.headers = std::move(verdict.headers);
     if (verdict.refusal) {
@@ -174,11 +175,11 @@ session_layer::handle(net::request& req, net::tcp::endpoint remote) const {
             outcome = make_error(errc::internal_error, "Internal error.");
         }
     }
-    net::response res = !outcome ? error_response(outcome.error(), req.version())
-                        : outcome->raw_body
-                            ? net::response{static_cast<http::status>(outcome->status),
-                                            req.version()}
-                            : json_response(outcome->status, outcome->body, req.version());
+    net::response res =
+        !outcome ? error_response(outcome.error(), req.version())
+        : outcome->raw_body
+            ? net::response{static_cast<http::status>(outcome->status), req.version()}
+            : json_response(outcome->status, outcome->body, req.version());
     if (outcome && outcome->raw_body) {
         res.set(http::field::content_type, outcome->content_type);
         res.set(http::field::cache_control, "no-store");
@@ -195,9 +196,8 @@ session_layer::handle(net::request& req, net::tcp::endpoint remote) const {
                         std::chrono::steady_clock::now() - started)
                         .count();
     if (log::threshold() <= log::level::info)
-        log::info("request_id=" + util::escape_for_log(request_id) +
-                  " method=" + std::string(req.method_string()) +
-                  " path=" + util::escape_for_log(path) +
+        log::info("request_id=" + util::escape_for_log(request_id) + " method=" +
+                  std::string(req.method_string()) + " path=" + util::escape_for_log(path) +
                   " status=" + std::to_string(res.result_int()) + " us=" + std::to_string(us));
     co_return res;
 }

@@ -59,12 +59,10 @@ public:
     virtual async_result<price_map> prices(call_context const& ctx, prices_params const& p) = 0;
     /// The markets with their signing and trading rules (CONTRACT §4 markets listing).
     virtual async_result<std::vector<market_info>> markets(call_context const& ctx) = 0;
-    virtual async_result<std::vector<trade>> trades(call_context const& ctx,
-                                                    std::string const& symbol,
-                                                    trades_params const& p) = 0;
-    virtual async_result<std::vector<candle>> candles(call_context const& ctx,
-                                                      std::string const& symbol,
-                                                      candles_params const& p) = 0;
+    virtual async_result<std::vector<trade>>
+    trades(call_context const& ctx, std::string const& symbol, trades_params const& p) = 0;
+    virtual async_result<std::vector<candle>>
+    candles(call_context const& ctx, std::string const& symbol, candles_params const& p) = 0;
     virtual async_result<orderbook> book(call_context const& ctx, std::string const& symbol,
                                          orderbook_params const& p) = 0;
     virtual async_result<account_summary> account(call_context const& ctx, address const& user) = 0;
@@ -102,7 +100,8 @@ public:
 // Signed trading (alpha, beta: EIP-712 signed by the client, verified by the gateway)
 
 /// The three signed write operations of CONTRACT §5-6 (spot orders share the place body).
-using signed_request = std::variant<place_order_request, cancel_order_request, set_leverage_request>;
+using signed_request =
+    std::variant<place_order_request, cancel_order_request, set_leverage_request>;
 /// Their results (CONTRACT §5).
 using write_result = std::variant<place_result, cancel_result, leverage_result>;
 

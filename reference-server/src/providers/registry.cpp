@@ -17,9 +17,8 @@ api_error registry::unknown(std::string_view alias) const {
     std::string known;
     for (auto const& p : providers_)
         known += (known.empty() ? "" : ", ") + p->info.id;
-    return make_error(errc::provider_not_found,
-                      "Unknown provider '" + std::string(alias) + "'; known providers: " + known +
-                          ".");
+    return make_error(errc::provider_not_found, "Unknown provider '" + std::string(alias) +
+                                                    "'; known providers: " + known + ".");
 }
 
 result<network_capabilities const*> registry::resolve(std::string_view alias, vertical v,
@@ -30,10 +29,9 @@ result<network_capabilities const*> registry::resolve(std::string_view alias, ve
         for (auto pv : p->info.verticals)
             has_vertical = has_vertical || pv == v;
     if (!p || !has_vertical || (testnet && !p->info.testnet))
-        return make_error(errc::provider_not_found, "Provider '" + std::string(alias) +
-                                                        "' does not offer " +
-                                                        std::string(to_string(v)) +
-                                                        (testnet ? " on testnet." : "."));
+        return make_error(errc::provider_not_found,
+                          "Provider '" + std::string(alias) + "' does not offer " +
+                              std::string(to_string(v)) + (testnet ? " on testnet." : "."));
     return &p->on(testnet);
 }
 
@@ -55,9 +53,8 @@ result<C*> capability(result<network_capabilities const*> caps,
 } // namespace
 
 api_error endpoint_not_available(std::string_view alias) {
-    return make_error(errc::not_found,
-                      "This endpoint is not available for provider '" + std::string(alias) +
-                          "' yet.");
+    return make_error(errc::not_found, "This endpoint is not available for provider '" +
+                                           std::string(alias) + "' yet.");
 }
 
 result<perps_reads*> registry::perps(std::string_view alias, bool testnet) const {
@@ -73,8 +70,7 @@ result<rwas_reads*> registry::rwas(std::string_view alias, bool testnet) const {
     return capability(resolve(alias, vertical::rwas, testnet), &network_capabilities::rwas, alias);
 }
 
-result<signed_trading*> registry::trading(std::string_view alias, vertical v,
-                                          bool testnet) const {
+result<signed_trading*> registry::trading(std::string_view alias, vertical v, bool testnet) const {
     return capability(resolve(alias, v, testnet), &network_capabilities::trading, alias);
 }
 

@@ -28,7 +28,8 @@ asio::awaitable<result<reply>> spot_prices(registry const& providers, request_co
     co_return render(co_await (*reads)->prices(ctx.call()));
 }
 
-asio::awaitable<result<reply>> markets(registry const& providers, request_context& ctx, vertical v) {
+asio::awaitable<result<reply>> markets(registry const& providers, request_context& ctx,
+                                       vertical v) {
     auto const& alias = ctx.param("provider");
     if (v == vertical::spot) {
         auto reads = providers.spot(alias, ctx.testnet);
@@ -94,14 +95,12 @@ void add_market_routes(router& r, registry const& providers) {
     add("/perps/{provider}/markets/{symbol}/trades", trades);
     add("/perps/{provider}/markets/{symbol}/candles", candles);
     add("/perps/{provider}/markets/{symbol}/orderbook", orderbook);
-    add_vertical_route(r, verb::get, "/perps/{provider}/markets",
-                       [&providers](request_context& ctx) {
-                           return markets(providers, ctx, vertical::perps);
-                       });
-    add_vertical_route(r, verb::get, "/spot/{provider}/markets",
-                       [&providers](request_context& ctx) {
-                           return markets(providers, ctx, vertical::spot);
-                       });
+    add_vertical_route(
+        r, verb::get, "/perps/{provider}/markets",
+        [&providers](request_context& ctx) { return markets(providers, ctx, vertical::perps); });
+    add_vertical_route(
+        r, verb::get, "/spot/{provider}/markets",
+        [&providers](request_context& ctx) { return markets(providers, ctx, vertical::spot); });
 }
 
 } // namespace gateway::server

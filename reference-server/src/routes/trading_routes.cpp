@@ -35,10 +35,12 @@ asio::awaitable<result<reply>> write(trading_env& env, request_context& ctx, ver
     auto w = begin(env.providers, ctx, v);
     if (!w)
         co_return w.error();
-    auto out = co_await env.pipeline.write(ctx.call(), *w->provider, w->target, op, std::move(w->body));
+    auto out =
+        co_await env.pipeline.write(ctx.call(), *w->provider, w->target, op, std::move(w->body));
     if (!out)
         co_return out.error();
-    co_return json_reply(std::visit([](auto const& r) { return boost::json::value_from(r); }, *out));
+    co_return json_reply(
+        std::visit([](auto const& r) { return boost::json::value_from(r); }, *out));
 }
 
 asio::awaitable<result<reply>> typed_data(trading_env& env, request_context& ctx, vertical v) {
@@ -62,7 +64,8 @@ void add_trading_routes(router& r, trading_env& env) {
     add_write(verb::delete_, "/spot/{provider}/orders", vertical::spot, write_operation::cancel);
     add_write(verb::post, "/perps/{provider}/leverage", vertical::perps, write_operation::leverage);
     for (auto v : {vertical::perps, vertical::spot})
-        add_vertical_route(r, verb::post, "/" + std::string(to_string(v)) + "/{provider}/typed-data",
+        add_vertical_route(r, verb::post,
+                           "/" + std::string(to_string(v)) + "/{provider}/typed-data",
                            [&env, v](request_context& ctx) { return typed_data(env, ctx, v); });
 }
 

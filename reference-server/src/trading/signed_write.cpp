@@ -33,7 +33,10 @@ struct signed_fields {
 
 signed_fields fields_of(signed_request const& r) {
     return std::visit(
-        [](auto const& x) { return signed_fields{x.wallet, x.signature, x.nonce}; }, r);
+        [](auto const& x) {
+            return signed_fields{x.wallet, x.signature, x.nonce};
+        },
+        r);
 }
 
 /// What to tell the client when the write's outcome is unknown (a timeout, a broken
@@ -163,8 +166,7 @@ async_result<write_result> signed_write_pipeline::write(call_context ctx, signed
         co_return e;
     }
 
-    std::string const scope =
-        target.alias + (target.testnet ? "-testnet:" : ":") + signer->str();
+    std::string const scope = target.alias + (target.testnet ? "-testnet:" : ":") + signer->str();
     if (auto fresh = nonces_.check_and_record(scope, f.nonce, ctx.now_ms, provider.window());
         !fresh)
         co_return fresh.error();
@@ -206,8 +208,8 @@ async_result<typed_data_response> signed_write_pipeline::typed_data(call_context
     if (!derived)
         co_return derived.error();
     typed_data_response out;
-    out.params = std::visit([](auto const& r) { return json::value_from(r); }, derived->request)
-                     .as_object();
+    out.params =
+        std::visit([](auto const& r) { return json::value_from(r); }, derived->request).as_object();
     out.params.erase("signature");
     out.typed_data = derived->typed_data.as_object();
     out.digest = util::to_hex(derived->digest);

@@ -59,8 +59,8 @@ private:
     /// The body read as the operation's request, checked in the contract's order up to the
     /// fields (a typed-data request's params: no signature, a nonce picked when missing).
     result<signed_request> read(signed_trading const& provider, write_target const& target,
-                                write_operation op, boost::json::value const& body,
-                                body_kind kind, std::int64_t now_ms);
+                                write_operation op, boost::json::value const& body, body_kind kind,
+                                std::int64_t now_ms);
     /// A fresh millisecond nonce for typed-data: now, or one more than the last one handed out.
     std::int64_t next_nonce(std::int64_t now_ms);
 

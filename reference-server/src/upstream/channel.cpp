@@ -127,8 +127,8 @@ asio::awaitable<result<upstream_answer>> upstream_channel::send(upstream_call ca
     if (status == 429 || status == 418) {
         api_error e = make_error(errc::provider_unavailable,
                                  "The " + provider + " upstream is rate limiting; retry later.");
-        e.retry_after = std::max<std::uint32_t>(
-            1, header_number(*answer, "Retry-After").value_or(1));
+        e.retry_after =
+            std::max<std::uint32_t>(1, header_number(*answer, "Retry-After").value_or(1));
         co_return e;
     }
     upstream_answer out;
@@ -165,8 +165,8 @@ asio::awaitable<upstream_channel::json_result> upstream_channel::fetch(upstream_
     co_return std::move(answer->body);
 }
 
-std::shared_ptr<upstream_channel::flight> upstream_channel::start_read(upstream_call call,
-                                                                      std::chrono::milliseconds ttl) {
+std::shared_ptr<upstream_channel::flight>
+upstream_channel::start_read(upstream_call call, std::chrono::milliseconds ttl) {
     std::string const key = key_of(call);
     return reads_.start(key, ttl, [self = shared_from_this(), call = std::move(call)]() {
         return self->fetch(call);
@@ -185,10 +185,9 @@ asio::awaitable<result<upstream_answer>> upstream_channel::write(upstream_call c
     // that goes away does not cancel a write already on its way.
     call.idempotent = false;
     std::string const key = key_of(call);
-    auto f = writes_.start(key, std::chrono::milliseconds(0),
-                           [self = shared_from_this(), call = std::move(call)]() {
-                               return self->send(call);
-                           });
+    auto f = writes_.start(
+        key, std::chrono::milliseconds(0),
+        [self = shared_from_this(), call = std::move(call)]() { return self->send(call); });
     auto const answer = co_await f->wait();
     co_return *answer;
 }

@@ -36,8 +36,8 @@ GATEWAY_IO_DECL std::string client::encode_segment(std::string_view segment) {
 }
 
 GATEWAY_IO_DECL result<boost::json::value> client::call(boost::beast::http::verb method,
-                                                     std::string path, query_params const& query,
-                                                     boost::json::value const* body) const {
+                                                        std::string path, query_params const& query,
+                                                        boost::json::value const* body) const {
     namespace http = boost::beast::http;
     net::http_request req{method, path + util::encode_query(query, ":@"), 11};
     req.set(http::field::accept, "application/json");
@@ -138,7 +138,7 @@ GATEWAY_IO_DECL result<std::string> client::address_segment(std::string_view add
 }
 
 GATEWAY_IO_DECL result<account_summary> client::account(std::string_view provider,
-                                                     std::string_view address) const {
+                                                        std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
         return a.error();
@@ -148,7 +148,7 @@ GATEWAY_IO_DECL result<account_summary> client::account(std::string_view provide
 }
 
 GATEWAY_IO_DECL result<std::vector<position>> client::positions(std::string_view provider,
-                                                             std::string_view address) const {
+                                                                std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
         return a.error();
@@ -157,8 +157,8 @@ GATEWAY_IO_DECL result<std::vector<position>> client::positions(std::string_view
         [](auto const& v, strictness m) { return parse_position(v, m); }, "positions");
 }
 
-GATEWAY_IO_DECL result<std::vector<open_order>> client::open_orders(std::string_view provider,
-                                                                 std::string_view address) const {
+GATEWAY_IO_DECL result<std::vector<open_order>>
+client::open_orders(std::string_view provider, std::string_view address) const {
     auto a = address_segment(address);
     if (!a)
         return a.error();
@@ -168,8 +168,8 @@ GATEWAY_IO_DECL result<std::vector<open_order>> client::open_orders(std::string_
 }
 
 GATEWAY_IO_DECL result<std::vector<fill>> client::fills(std::string_view provider,
-                                                     std::string_view address,
-                                                     fills_params const& params) const {
+                                                        std::string_view address,
+                                                        fills_params const& params) const {
     auto a = address_segment(address);
     if (!a)
         return a.error();
@@ -181,8 +181,8 @@ GATEWAY_IO_DECL result<std::vector<fill>> client::fills(std::string_view provide
 }
 
 GATEWAY_IO_DECL result<std::vector<trade>> client::trades(std::string_view provider,
-                                                       std::string_view symbol,
-                                                       trades_params const& params) const {
+                                                          std::string_view symbol,
+                                                          trades_params const& params) const {
     if (auto ok = validate(params); !ok)
         return ok.error();
     return get_list<trade>(
@@ -192,8 +192,8 @@ GATEWAY_IO_DECL result<std::vector<trade>> client::trades(std::string_view provi
 }
 
 GATEWAY_IO_DECL result<std::vector<candle>> client::candles(std::string_view provider,
-                                                         std::string_view symbol,
-                                                         candles_params const& params) const {
+                                                            std::string_view symbol,
+                                                            candles_params const& params) const {
     if (auto ok = validate(params); !ok)
         return ok.error();
     return get_list<candle>(
@@ -203,8 +203,9 @@ GATEWAY_IO_DECL result<std::vector<candle>> client::candles(std::string_view pro
         "candles");
 }
 
-GATEWAY_IO_DECL result<orderbook> client::orderbook(std::string_view provider, std::string_view symbol,
-                                                 orderbook_params const& params) const {
+GATEWAY_IO_DECL result<orderbook> client::orderbook(std::string_view provider,
+                                                    std::string_view symbol,
+                                                    orderbook_params const& params) const {
     if (auto ok = validate(params); !ok)
         return ok.error();
     return get_as<gateway::orderbook>(
@@ -230,14 +231,14 @@ GATEWAY_IO_DECL result<std::vector<dex>> client::dexes(std::string_view provider
 }
 
 GATEWAY_IO_DECL result<dex_detail> client::dex(std::string_view provider,
-                                            std::string_view name) const {
+                                               std::string_view name) const {
     return get_as<dex_detail>(
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name)), {},
         [](auto const& v, strictness m) { return parse_dex_detail(v, m); });
 }
 
 GATEWAY_IO_DECL result<gateway::dex_status> client::dex_status(std::string_view provider,
-                                                            std::string_view name) const {
+                                                               std::string_view name) const {
     return get_as<gateway::dex_status>(
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes/" + encode_segment(name) +
                       "/status"),
@@ -245,7 +246,7 @@ GATEWAY_IO_DECL result<gateway::dex_status> client::dex_status(std::string_view 
 }
 
 GATEWAY_IO_DECL result<std::vector<market_info>> client::markets(vertical v,
-                                                              std::string_view provider) const {
+                                                                 std::string_view provider) const {
     return get_list<market_info>(vertical_path("/" + std::string(to_string(v)) + "/" +
                                                encode_segment(provider) + "/markets"),
                                  {}, &parse_market_info, "markets");
@@ -271,37 +272,37 @@ result<Result> client::signed_write(boost::beast::http::verb method, std::string
 }
 
 GATEWAY_IO_DECL result<place_result> client::place_order(std::string_view provider,
-                                                      place_order_request const& r) const {
+                                                         place_order_request const& r) const {
     return signed_write<place_result>(boost::beast::http::verb::post, "perps", provider, "orders",
                                       r, &parse_place_result);
 }
 
 GATEWAY_IO_DECL result<place_result> client::place_spot_order(std::string_view provider,
-                                                           spot_order_request const& r) const {
+                                                              spot_order_request const& r) const {
     return signed_write<place_result>(boost::beast::http::verb::post, "spot", provider, "orders", r,
                                       &parse_place_result);
 }
 
 GATEWAY_IO_DECL result<cancel_result> client::cancel_order(std::string_view provider,
-                                                        cancel_order_request const& r) const {
+                                                           cancel_order_request const& r) const {
     return signed_write<cancel_result>(boost::beast::http::verb::delete_, "perps", provider,
                                        "orders", r, &parse_cancel_result);
 }
 
-GATEWAY_IO_DECL result<cancel_result> client::cancel_spot_order(std::string_view provider,
-                                                             cancel_order_request const& r) const {
+GATEWAY_IO_DECL result<cancel_result>
+client::cancel_spot_order(std::string_view provider, cancel_order_request const& r) const {
     return signed_write<cancel_result>(boost::beast::http::verb::delete_, "spot", provider,
                                        "orders", r, &parse_cancel_result);
 }
 
 GATEWAY_IO_DECL result<leverage_result> client::set_leverage(std::string_view provider,
-                                                          set_leverage_request const& r) const {
+                                                             set_leverage_request const& r) const {
     return signed_write<leverage_result>(boost::beast::http::verb::post, "perps", provider,
                                          "leverage", r, &parse_leverage_result);
 }
 
-GATEWAY_IO_DECL result<typed_data_response> client::typed_data(vertical v, std::string_view provider,
-                                                            typed_data_request const& r) const {
+GATEWAY_IO_DECL result<typed_data_response>
+client::typed_data(vertical v, std::string_view provider, typed_data_request const& r) const {
     return send_as<typed_data_response>(
         boost::beast::http::verb::post,
         vertical_path(detail::write_path(to_string(v), provider, "typed-data")),
@@ -313,7 +314,7 @@ GATEWAY_IO_DECL std::string client::vertical_path(std::string const& path) const
 }
 
 GATEWAY_IO_DECL result<price_map> client::prices(std::string_view provider,
-                                              std::optional<std::string> const& dex) const {
+                                                 std::optional<std::string> const& dex) const {
     return get_as<price_map>(vertical_path("/perps/" + encode_segment(provider) + "/prices"),
                              prices_params{dex}.to_query(),
                              [](auto const& v, strictness m) { return parse_prices(v, m); });

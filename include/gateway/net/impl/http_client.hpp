@@ -33,8 +33,8 @@ GATEWAY_IO_DECL std::shared_ptr<boost::asio::ssl::context> make_client_tls_conte
 }
 
 GATEWAY_IO_DECL http_client::http_client(boost::asio::any_io_executor ex,
-                                std::shared_ptr<boost::asio::ssl::context> tls,
-                                std::size_t max_idle_per_origin)
+                                         std::shared_ptr<boost::asio::ssl::context> tls,
+                                         std::size_t max_idle_per_origin)
     : ex_(std::move(ex))
     , tls_(std::move(tls))
     , max_idle_(max_idle_per_origin) {}
@@ -46,7 +46,8 @@ GATEWAY_IO_DECL void http_client::clear_pool() {
     idle_.clear();
 }
 
-GATEWAY_IO_DECL std::unique_ptr<http_client::connection> http_client::take(std::string const& origin) {
+GATEWAY_IO_DECL std::unique_ptr<http_client::connection>
+http_client::take(std::string const& origin) {
     std::lock_guard lock(m_);
     auto it = idle_.find(origin);
     auto const now = std::chrono::steady_clock::now();
@@ -60,7 +61,8 @@ GATEWAY_IO_DECL std::unique_ptr<http_client::connection> http_client::take(std::
     return nullptr;
 }
 
-GATEWAY_IO_DECL void http_client::give_back(std::string const& origin, std::unique_ptr<connection> c) {
+GATEWAY_IO_DECL void http_client::give_back(std::string const& origin,
+                                            std::unique_ptr<connection> c) {
     c->idle_since = std::chrono::steady_clock::now();
     std::lock_guard lock(m_);
     auto& v = idle_[origin];
@@ -107,8 +109,8 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
     namespace beast = boost::beast;
     constexpr auto tok = asio::as_tuple(asio::use_awaitable);
     auto const origin = base.origin();
-    auto fail = [&](fetch_error::kind k, std::string const& step, boost::system::error_code const& ec,
-                    bool delivered) {
+    auto fail = [&](fetch_error::kind k, std::string const& step,
+                    boost::system::error_code const& ec, bool delivered) {
         fetch_error e;
         e.what = ec == beast::error::timeout ? fetch_error::kind::timeout : k;
         e.message =

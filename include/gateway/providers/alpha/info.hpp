@@ -69,8 +69,7 @@ GATEWAY_DECL boost::json::object clearinghouse_state(std::string_view user, std:
     return o;
 }
 /// `frontendOpenOrders` of `user` on `dex` ("" = main) (§3.6).
-GATEWAY_DECL boost::json::object frontend_open_orders(std::string_view user,
-                                                      std::string_view dex) {
+GATEWAY_DECL boost::json::object frontend_open_orders(std::string_view user, std::string_view dex) {
     auto o = detail::for_user("frontendOpenOrders", user);
     o["dex"] = dex;
     return o;

@@ -12,8 +12,8 @@
  * Everything but `signer::sign` (which reads the clock when `nonce` is 0) is pure; all of it is
  * thread-safe and reports errors as `result`s.
  */
-#include <gateway/result.hpp>
 #include <gateway/providers/alpha/signing.hpp>
+#include <gateway/result.hpp>
 #include <gateway/sign/keccak.hpp>
 #include <gateway/sign/secp256k1.hpp>
 #include <gateway/types/address.hpp>
@@ -52,8 +52,8 @@ struct market_rules {
 /// vertical's list.
 inline market_rules rules_of(market_info const& m, bool spot) {
     return market_rules{static_cast<std::uint32_t>(m.asset.value_or(0)),
-                        static_cast<unsigned>(m.sz_decimals.value_or(0)),
-                        spot, static_cast<unsigned>(m.max_leverage)};
+                        static_cast<unsigned>(m.sz_decimals.value_or(0)), spot,
+                        static_cast<unsigned>(m.max_leverage)};
 }
 
 /**

@@ -23,9 +23,9 @@ inline constexpr std::uint32_t ip_window_seconds = 60;
 
 /// The weight of an `/info` request of `type` (2, 60 for userRole, else 20).
 GATEWAY_DECL constexpr std::uint32_t info_weight(std::string_view type) noexcept {
-    constexpr std::array<std::string_view, 6> light{"l2Book",        "allMids",
-                                                    "clearinghouseState", "orderStatus",
-                                                    "spotClearinghouseState", "exchangeStatus"};
+    constexpr std::array<std::string_view, 6> light{
+        "l2Book",        "allMids", "clearinghouseState", "orderStatus", "spotClearinghouseState",
+        "exchangeStatus"};
     for (auto t : light)
         if (t == type)
             return 2;
@@ -38,11 +38,18 @@ GATEWAY_DECL constexpr std::uint32_t info_weight(std::string_view type) noexcept
 /// +1 per 20 items for the history types, +1 per 60 for candleSnapshot.
 GATEWAY_DECL constexpr std::uint32_t info_item_weight(std::string_view type,
                                                       std::size_t items) noexcept {
-    constexpr std::array<std::string_view, 12> per_20{
-        "recentTrades",     "historicalOrders",   "userFills",
-        "userFillsByTime",  "fundingHistory",     "userFunding",
-        "userNonFundingLedgerUpdates", "twapHistory", "userTwapSliceFills",
-        "userTwapSliceFillsByTime",    "delegatorHistory", "delegatorRewards"};
+    constexpr std::array<std::string_view, 12> per_20{"recentTrades",
+                                                      "historicalOrders",
+                                                      "userFills",
+                                                      "userFillsByTime",
+                                                      "fundingHistory",
+                                                      "userFunding",
+                                                      "userNonFundingLedgerUpdates",
+                                                      "twapHistory",
+                                                      "userTwapSliceFills",
+                                                      "userTwapSliceFillsByTime",
+                                                      "delegatorHistory",
+                                                      "delegatorRewards"};
     for (auto t : per_20)
         if (t == type)
             return static_cast<std::uint32_t>(items / 20);

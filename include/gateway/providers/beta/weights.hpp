@@ -50,9 +50,8 @@ GATEWAY_DECL constexpr std::uint32_t klines_weight(unsigned limit) noexcept {
  */
 GATEWAY_DECL constexpr std::uint32_t weight(std::string_view path, bool has_symbol,
                                             unsigned limit) noexcept {
-    auto const leaf = path.substr(path.rfind("/v3/") == std::string_view::npos
-                                      ? 0
-                                      : path.rfind("/v3/") + 4);
+    auto const leaf =
+        path.substr(path.rfind("/v3/") == std::string_view::npos ? 0 : path.rfind("/v3/") + 4);
     bool const spot = path.substr(0, 5) == "/api/";
     if (leaf == "depth")
         return depth_weight(limit == 0 ? (spot ? 100 : 500) : limit);

@@ -49,8 +49,7 @@ GATEWAY_DECL std::optional<fixed> fixed::parse(std::string_view s) {
         for (char const c : part) {
             if (c < '0' || c > '9')
                 return std::nullopt;
-            if (__builtin_mul_overflow(f.m, 10, &f.m) ||
-                __builtin_add_overflow(f.m, c - '0', &f.m))
+            if (__builtin_mul_overflow(f.m, 10, &f.m) || __builtin_add_overflow(f.m, c - '0', &f.m))
                 return std::nullopt;
         }
     f.scale = static_cast<unsigned>(frac_part.size());

@@ -33,7 +33,8 @@ GATEWAY_DECL std::string percent_encode(std::string_view s, std::string_view ext
     for (unsigned char c : s) {
         bool const unreserved = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
                                 (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' ||
-                                c == '~' || extra.find(static_cast<char>(c)) != std::string_view::npos;
+                                c == '~' ||
+                                extra.find(static_cast<char>(c)) != std::string_view::npos;
         if (unreserved) {
             out.push_back(static_cast<char>(c));
         } else {

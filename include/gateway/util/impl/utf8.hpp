@@ -5,7 +5,9 @@ namespace gateway::util {
 namespace detail {
 /// The length of the well-formed UTF-8 sequence at `s[i]`, or 0 when it is ill-formed.
 GATEWAY_DECL std::size_t utf8_sequence(std::string_view s, std::size_t i) noexcept {
-    auto const b = [&](std::size_t k) { return static_cast<std::uint8_t>(s[k]); };
+    auto const b = [&](std::size_t k) {
+        return static_cast<std::uint8_t>(s[k]);
+    };
     std::uint8_t const c = b(i);
     if (c < 0x80)
         return 1;

@@ -34,8 +34,8 @@ asio::awaitable<void> network::run_refresh(std::shared_ptr<network> self) {
 }
 
 // cppcheck-suppress passedByValue
-asio::awaitable<result<network::universe_ptr>> network::load_and_install(
-    std::shared_ptr<network> self) {
+asio::awaitable<result<network::universe_ptr>>
+network::load_and_install(std::shared_ptr<network> self) {
     auto u = co_await self->load_universe();
     if (!u)
         co_return u.error();

@@ -48,8 +48,8 @@ public:
     using flight = upstream_channel::flight;
     using universe_ptr = std::shared_ptr<universe const>;
 
-    network(boost::asio::any_io_executor const& ex, net::http_client& http,
-            util::clock const& time, network_options options);
+    network(boost::asio::any_io_executor const& ex, net::http_client& http, util::clock const& time,
+            network_options options);
 
     /// Starts the background market refresh (first load at once).
     void start();

@@ -14,17 +14,18 @@ namespace gateway::server::alpha {
 namespace {
 
 provider_info catalog_row() {
-    return {"alpha",
-            "Alpha",
-            "Perpetual futures, spot and builder-deployed real-world-asset perp dexes, with "
-            "EIP-712 signed trading by an approved agent wallet.",
-            {vertical::perps, vertical::spot, vertical::rwas},
-            true,
-            auth_model::eip712,
-            {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit},
-            wire::alpha::ip_budget,
-            wire::alpha::ip_window_seconds,
-            "https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api"};
+    return {
+        "alpha",
+        "Alpha",
+        "Perpetual futures, spot and builder-deployed real-world-asset perp dexes, with "
+        "EIP-712 signed trading by an approved agent wallet.",
+        {vertical::perps, vertical::spot, vertical::rwas},
+        true,
+        auth_model::eip712,
+        {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit},
+        wire::alpha::ip_budget,
+        wire::alpha::ip_window_seconds,
+        "https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api"};
 }
 
 std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
@@ -63,10 +64,7 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     if (!base)
         throw std::runtime_error("upstream address of alpha is not a URL: " +
                                  p->endpoints.base_url);
-    p->probe = {"alpha",
-                *base,
-                boost::beast::http::verb::post,
-                "/info",
+    p->probe = {"alpha", *base, boost::beast::http::verb::post, "/info",
                 R"({"type":"exchangeStatus"})",
                 "POST /info {\"type\":\"exchangeStatus\"} (exchange status, weight 2)",
                 // The upstream counts the probe against the same IP budget (CONTRACT §3).

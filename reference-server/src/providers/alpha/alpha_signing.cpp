@@ -89,8 +89,8 @@ public:
 
     nonce_window window() const override { return alpha_nonce_window; }
 
-    async_result<derived_write> derive(call_context const& ctx, vertical v,
-                                       signed_request request, derive_mode mode) override {
+    async_result<derived_write> derive(call_context const& ctx, vertical v, signed_request request,
+                                       derive_mode mode) override {
         auto markets = co_await n_->markets();
         if (!markets)
             co_return markets.error();
@@ -153,9 +153,9 @@ public:
         if (!answer)
             co_return answer.error();
         if (answer->status < 200 || answer->status >= 300)
-            co_return make_error(errc::upstream_error,
-                                 "The " + n_->options().channel.name + " upstream answered HTTP " +
-                                     std::to_string(answer->status) + ".");
+            co_return make_error(errc::upstream_error, "The " + n_->options().channel.name +
+                                                           " upstream answered HTTP " +
+                                                           std::to_string(answer->status) + ".");
         if (answer->body.is_null())
             co_return make_error(errc::upstream_error,
                                  "The " + n_->options().channel.name +
@@ -183,7 +183,8 @@ private:
             co_return answer->error();
         if (auto const* o = (**answer).if_object())
             if (auto const* px = o->if_contains(m.coin))
-                if (auto d = decimal::from_json_lenient(*px); d && !d->is_negative() && !d->is_zero())
+                if (auto d = decimal::from_json_lenient(*px);
+                    d && !d->is_negative() && !d->is_zero())
                     co_return *d;
         co_return make_error(errc::upstream_error,
                              "The alpha upstream reports no mid price for " + m.coin +

@@ -18,9 +18,8 @@ namespace {
 namespace json = boost::json;
 
 api_error unexpected(std::string_view what) {
-    return make_error(errc::upstream_error,
-                      "The beta upstream answered an unexpected shape for " + std::string(what) +
-                          ".");
+    return make_error(errc::upstream_error, "The beta upstream answered an unexpected shape for " +
+                                                std::string(what) + ".");
 }
 
 /// The array `v`, or the error naming `what`.
@@ -143,7 +142,8 @@ result<std::vector<perp_market>> parse_futures_exchange_info(json::value const& 
                     sub_types.emplace_back(x.get_string());
         if (auto ok = f.finish(); !ok)
             return ok.error();
-        if (status != "TRADING" || quote != "USDT" || (!contract.empty() && contract != "PERPETUAL"))
+        if (status != "TRADING" || quote != "USDT" ||
+            (!contract.empty() && contract != "PERPETUAL"))
             continue;
         auto rules = read_filters(s, "exchangeInfo symbol " + symbol);
         if (!rules)
@@ -601,8 +601,9 @@ result<decimal> to_open_interest(json::value const& v) {
     return oi;
 }
 
-result<std::vector<dex_market>> to_rwas_markets(universe const& u, json::value const& premium_index,
-                                                std::map<std::string, decimal> const& open_interest) {
+result<std::vector<dex_market>>
+to_rwas_markets(universe const& u, json::value const& premium_index,
+                std::map<std::string, decimal> const& open_interest) {
     auto arr = array_of(premium_index, "premiumIndex");
     if (!arr)
         return arr.error();

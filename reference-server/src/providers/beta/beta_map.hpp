@@ -130,9 +130,9 @@ result<std::set<std::string>> traded_symbols(boost::json::value const& income);
 /// The universe's stock and commodity perps as rwas market items (CONTRACT §4): markPrice from
 /// `premiumIndex` (all symbols), openInterest from `openInterest` answers by upstream symbol,
 /// szDecimals the step size's decimals. @par Errors UPSTREAM_ERROR.
-result<std::vector<dex_market>> to_rwas_markets(universe const& u,
-                                                boost::json::value const& premium_index,
-                                                std::map<std::string, decimal> const& open_interest);
+result<std::vector<dex_market>>
+to_rwas_markets(universe const& u, boost::json::value const& premium_index,
+                std::map<std::string, decimal> const& open_interest);
 
 /// `openInterest?symbol=` -> its open interest. @par Errors UPSTREAM_ERROR.
 result<decimal> to_open_interest(boost::json::value const& v);

@@ -37,9 +37,9 @@ api_error read_error(std::string const& name, upstream_answer const& a,
     if (body->code == -1121)
         return make_error(errc::market_not_found,
                           "The " + name + " upstream does not know this symbol.");
-    api_error e = make_error(errc::upstream_error, "The " + name + " upstream refused the read (" +
-                                                       std::to_string(body->code) + " " +
-                                                       body->msg + ").");
+    api_error e =
+        make_error(errc::upstream_error, "The " + name + " upstream refused the read (" +
+                                             std::to_string(body->code) + " " + body->msg + ").");
     e.details["upstreamCode"] = body->code;
     return e;
 }
@@ -85,8 +85,10 @@ network::network(asio::any_io_executor const& ex, net::http_client& http, util::
     , universe_load_(ex, 4096, time)
     , strand_(asio::make_strand(ex))
     , timer_(strand_) {
-    auto const mapper = [name = options_.name, signer = read_signer_address_](
-                            upstream_answer const& a) { return read_error(name, a, signer); };
+    auto const mapper = [name = options_.name,
+                         signer = read_signer_address_](upstream_answer const& a) {
+        return read_error(name, a, signer);
+    };
     options_.futures.read_error = mapper;
     options_.spot.read_error = mapper;
     futures_ = std::make_shared<upstream_channel>(ex, http, time, options_.futures);
@@ -102,16 +104,14 @@ upstream_call network::call_of(bool spot, std::string path, params query) const 
     return call;
 }
 
-std::shared_ptr<upstream_channel::flight> network::start_get(bool spot, std::string path,
-                                                            params query,
-                                                            std::chrono::milliseconds ttl) {
+std::shared_ptr<upstream_channel::flight>
+network::start_get(bool spot, std::string path, params query, std::chrono::milliseconds ttl) {
     auto call = call_of(spot, std::move(path), std::move(query));
     return (spot ? spot_ : futures_)->start_read(std::move(call), ttl);
 }
 
-std::shared_ptr<upstream_channel::flight> network::start_signed_get(bool spot, std::string path,
-                                                                   params query,
-                                                                   address const& user) {
+std::shared_ptr<upstream_channel::flight>
+network::start_signed_get(bool spot, std::string path, params query, address const& user) {
     auto call = call_of(spot, path, query);
     std::string const business = encode(query);
     call.key = "signed " + path + "?" + business + "&user=" + user.str();

@@ -30,9 +30,9 @@ namespace gateway::server::beta {
 
 struct network_options {
     bool testnet = false;
-    std::string name;         ///< "beta" / "beta testnet"
-    channel_options futures;  ///< /fapi/v3 upstream
-    channel_options spot;     ///< /api/v3 upstream
+    std::string name;        ///< "beta" / "beta testnet"
+    channel_options futures; ///< /fapi/v3 upstream
+    channel_options spot;    ///< /api/v3 upstream
     std::chrono::milliseconds market_ttl{500};
     std::chrono::milliseconds meta_refresh{300000};
 };
@@ -105,7 +105,6 @@ std::shared_ptr<rwas_reads> make_rwas_reads(std::shared_ptr<network> n);
 /// A beta upstream error body as a contract error (CONTRACT §2): -2015/-1002 (the signer is not
 /// approved) SIGNER_NOT_APPROVED naming `read_signer`, -1121 MARKET_NOT_FOUND, else
 /// UPSTREAM_ERROR carrying the upstream's code and text.
-api_error read_error(std::string const& name, upstream_answer const& a,
-                     address const& read_signer);
+api_error read_error(std::string const& name, upstream_answer const& a, address const& read_signer);
 
 } // namespace gateway::server::beta

@@ -6,8 +6,8 @@
 #include "config.hpp"
 #include "upstream/channel.hpp"
 
-#include <gateway/types/decimal.hpp>
 #include <gateway/providers/beta/weights.hpp>
+#include <gateway/types/decimal.hpp>
 
 #include <stdexcept>
 
@@ -60,7 +60,8 @@ result<price_map> to_prices(boost::json::value const& body) {
 class perps final : public perps_reads {
 public:
     perps(std::shared_ptr<upstream_channel> futures, std::chrono::milliseconds ttl)
-        : futures_(std::move(futures)), ttl_(ttl) {}
+        : futures_(std::move(futures))
+        , ttl_(ttl) {}
 
     async_result<price_map> prices(call_context const&, prices_params const&) override {
         upstream_call call;
@@ -143,7 +144,9 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
                 "/fapi/v3/ping",
                 "",
                 "GET /fapi/v3/ping (futures REST connectivity, weight 1)",
-                [channel = live] { channel->charge(1); }};
+                [channel = live] {
+                    channel->charge(1);
+                }};
     return p;
 }
 

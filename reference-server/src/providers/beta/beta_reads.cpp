@@ -105,14 +105,14 @@ public:
         std::vector<flight_ptr> pages;
         for (auto start = range->start_time; start <= range->end_time; start += max_klines * step) {
             auto const end = std::min(range->end_time, start + max_klines * step - 1);
-            pages.push_back(n_->start_get(
-                false, "/fapi/v3/klines",
-                {{"symbol", m->upstream},
-                 {"interval", std::string(upstream_interval(*p.interval))},
-                 {"startTime", std::to_string(start)},
-                 {"endTime", std::to_string(end)},
-                 {"limit", std::to_string(max_klines)}},
-                n_->options().market_ttl));
+            pages.push_back(
+                n_->start_get(false, "/fapi/v3/klines",
+                              {{"symbol", m->upstream},
+                               {"interval", std::string(upstream_interval(*p.interval))},
+                               {"startTime", std::to_string(start)},
+                               {"endTime", std::to_string(end)},
+                               {"limit", std::to_string(max_klines)}},
+                              n_->options().market_ttl));
         }
         std::vector<candle> out;
         for (auto const& page : pages) {

@@ -26,12 +26,8 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     if (!clob)
         throw std::runtime_error("upstream address of gamma is not a URL: " +
                                  p->endpoints.clob_base_url);
-    p->probe = {"gamma",
-                *clob,
-                boost::beast::http::verb::get,
-                "/",
-                "",
-                "GET / on the order-book (CLOB) API (liveness, answers \"OK\")",
+    p->probe = {"gamma", *clob, boost::beast::http::verb::get,
+                "/",     "",    "GET / on the order-book (CLOB) API (liveness, answers \"OK\")",
                 {}};
     return p;
 }

@@ -60,9 +60,9 @@ GATEWAY_DECL hash256 digest(std::string_view msg, bool testnet) {
 GATEWAY_DECL boost::json::value typed_data(std::string_view msg, bool testnet) {
     boost::json::object types;
     boost::json::array domain_fields;
-    for (auto [name, type] : {std::pair{"name", "string"}, std::pair{"version", "string"},
-                              std::pair{"chainId", "uint256"},
-                              std::pair{"verifyingContract", "address"}}) {
+    for (auto [name, type] :
+         {std::pair{"name", "string"}, std::pair{"version", "string"},
+          std::pair{"chainId", "uint256"}, std::pair{"verifyingContract", "address"}}) {
         boost::json::object f;
         f["name"] = name;
         f["type"] = type;
@@ -107,10 +107,10 @@ GATEWAY_DECL result<address> recover_message(std::string_view msg, std::string_v
 
 GATEWAY_DECL std::uint64_t next_nonce_us() {
     static std::atomic<std::uint64_t> last{0};
-    auto const now = static_cast<std::uint64_t>(
-        std::chrono::duration_cast<std::chrono::microseconds>(
-            std::chrono::system_clock::now().time_since_epoch())
-            .count());
+    auto const now =
+        static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                       std::chrono::system_clock::now().time_since_epoch())
+                                       .count());
     std::uint64_t prev = last.load(std::memory_order_relaxed);
     std::uint64_t next = 0;
     do
