@@ -62,7 +62,8 @@ TEST_CASE("a trailing_stop sent to alpha is 400 UNSUPPORTED_ORDER_TYPE before an
     require_error(api_call(gw, key, verb::post, "/v1/spot/alpha/orders", &spot), 400,
                   "UNSUPPORTED_ORDER_TYPE", "type");
     // Nothing was sent to /exchange (the market universe loads in the background meanwhile).
-    for (auto const& [kind, n] : mock_stats(*gw.alpha).at("byKind").as_object())
+    auto const stats = mock_stats(*gw.alpha);
+    for (auto const& [kind, n] : stats.at("byKind").as_object())
         CHECK_FALSE(std::string_view(kind).starts_with("exchange:"));
 }
 

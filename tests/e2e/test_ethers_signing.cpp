@@ -7,10 +7,12 @@
 
 #include "support/fetch.hpp"
 #include "support/mock_control.hpp"
+#include "support/node_script.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/providers/alpha.hpp>
 #include <gateway/sign/sign.hpp>
+#include <gateway/util/ascii.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -18,12 +20,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <fcntl.h>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace gateway;
 using gateway::test::fetch;
@@ -42,68 +39,9 @@ constexpr char const* stranger_key =
 
 fs::path const ethers_dir = fs::path(GATEWAY_FIXTURES_DIR) / ".." / "ethers";
 
-std::string lower(std::string s) {
-    std::transform(s.begin(), s.end(), s.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return s;
-}
-
-std::string slurp(fs::path const& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
-
-struct node_run {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-};
-
-/// Runs `node tests/ethers/sign.mjs` with `input` on stdin; stdin, stdout and stderr go through
-/// temporary files, so the child can never block on a full pipe.
-node_run run_sign_script(std::string const& input) {
-    static int counter = 0;
-    auto const base = fs::temp_directory_path() / ("gateway-ethers-" + std::to_string(::getpid()) +
-                                                   "-" + std::to_string(counter++));
-    auto const in_path = base.string() + ".in";
-    auto const out_path = base.string() + ".out";
-    auto const err_path = base.string() + ".err";
-    {
-        std::ofstream in(in_path, std::ios::binary);
-        in << input;
-    }
-    std::string const script = (ethers_dir / "sign.mjs").string();
-    pid_t const pid = ::fork();
-    if (pid < 0)
-        throw std::runtime_error("fork failed");
-    if (pid == 0) {
-        int const in_fd = ::open(in_path.c_str(), O_RDONLY);
-        int const out_fd = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int const err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in_fd < 0 || out_fd < 0 || err_fd < 0)
-            ::_exit(126);
-        ::dup2(in_fd, STDIN_FILENO);
-        ::dup2(out_fd, STDOUT_FILENO);
-        ::dup2(err_fd, STDERR_FILENO);
-        char arg0[] = "node";
-        std::string arg1 = script;
-        char* argv[] = {arg0, arg1.data(), nullptr};
-        ::execvp("node", argv);
-        ::_exit(127);
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    node_run r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r.out = slurp(out_path);
-    r.err = slurp(err_path);
-    std::error_code ec;
-    fs::remove(in_path, ec);
-    fs::remove(out_path, ec);
-    fs::remove(err_path, ec);
-    return r;
+/// Runs `node tests/ethers/sign.mjs` with `input` on stdin.
+test::node_run run_sign_script(std::string const& input) {
+    return test::run_node_script(ethers_dir / "sign.mjs", input);
 }
 
 /// Fails (never skips) when the Node side is not installed.
@@ -233,7 +171,7 @@ TEST_CASE("ethers signs the gateway's alpha typed data and the order is accepted
 
         auto const sig = ethers_sign(wallet_key, td.at("typedData").as_object());
         CHECK(sig.digest == td.at("digest").as_string());
-        CHECK(lower(sig.address) == s.wallet);
+        CHECK(util::to_lower(sig.address) == s.wallet);
 
         auto const r = s.place(td, sig.signature);
         check_place_result(r, "open");
@@ -247,7 +185,7 @@ TEST_CASE("ethers signs the gateway's alpha typed data and the order is accepted
 
         auto const sig = ethers_sign(wallet_key, td.at("typedData").as_object());
         CHECK(sig.digest == td.at("digest").as_string());
-        CHECK(lower(sig.address) == s.wallet);
+        CHECK(util::to_lower(sig.address) == s.wallet);
 
         auto const r = s.place(td, sig.signature);
         check_place_result(r, "filled");
@@ -262,7 +200,7 @@ TEST_CASE("ethers signs the gateway's alpha typed data and the order is accepted
 
         auto const sig = ethers_sign(stranger_key, td.at("typedData").as_object());
         CHECK(sig.digest == td.at("digest").as_string()); // same data, another signer
-        auto const stranger = lower(sig.address);
+        auto const stranger = util::to_lower(sig.address);
         REQUIRE(stranger != s.wallet);
 
         auto const r = s.place(td, sig.signature);
@@ -270,6 +208,7 @@ TEST_CASE("ethers signs the gateway's alpha typed data and the order is accepted
         REQUIRE(r.status == 401);
         auto const& e = r.body.at("error").as_object();
         CHECK(e.at("code").as_string() == "SIGNATURE_ERROR");
-        CHECK(lower(std::string(e.at("message").as_string())).find(stranger) != std::string::npos);
+        CHECK(util::to_lower(std::string(e.at("message").as_string())).find(stranger) !=
+              std::string::npos);
     }
 }

@@ -1,4 +1,0 @@
-// The suite's runner: no tests here, so test files stay cheap to rebuild (Catch2 docs,
-// slow-compiles.md).
-#define CATCH_CONFIG_MAIN
-#include <catch2/catch.hpp>
