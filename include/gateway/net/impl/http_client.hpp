@@ -99,6 +99,18 @@ time_left(std::chrono::steady_clock::time_point deadline) {
                ? left
                : std::chrono::steady_clock::duration::zero();
 }
+/// A failed step of a request (a named function: a lambda in the coroutine frame would have no
+/// linkage, -Wsubobject-linkage).
+GATEWAY_IO_DECL fetch_error failure(url const& base, fetch_error::kind k, std::string const& step,
+                                    boost::system::error_code const& ec, bool delivered) {
+    fetch_error e;
+    e.what = ec == boost::beast::error::timeout ? fetch_error::kind::timeout : k;
+    e.message =
+        step + " " + base.str() +
+        (e.what == fetch_error::kind::timeout ? ": no answer in time" : ": " + ec.message());
+    e.maybe_delivered = delivered;
+    return e;
+}
 } // namespace detail
 
 GATEWAY_IO_DECL boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
@@ -109,16 +121,6 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
     namespace beast = boost::beast;
     constexpr auto tok = asio::as_tuple(asio::use_awaitable);
     auto const origin = base.origin();
-    auto fail = [&](fetch_error::kind k, std::string const& step,
-                    boost::system::error_code const& ec, bool delivered) {
-        fetch_error e;
-        e.what = ec == beast::error::timeout ? fetch_error::kind::timeout : k;
-        e.message =
-            step + " " + base.str() +
-            (e.what == fetch_error::kind::timeout ? ": no answer in time" : ": " + ec.message());
-        e.maybe_delivered = delivered;
-        return e;
-    };
 
     std::unique_ptr<connection> c = allow_reuse ? take(origin) : nullptr;
     reused = c != nullptr;
@@ -127,23 +129,25 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
         asio::ip::tcp::resolver resolver(ex_);
         auto [rec, results] = co_await resolver.async_resolve(base.host, base.port, tok);
         if (rec)
-            co_return fail(fetch_error::kind::connect, "resolve", rec, false);
+            co_return detail::failure(base, fetch_error::kind::connect, "resolve", rec, false);
         c->plain.expires_after(detail::time_left(deadline));
         auto [cec, ep] = co_await c->plain.async_connect(results, tok);
         if (cec)
-            co_return fail(fetch_error::kind::connect, "connect to", cec, false);
+            co_return detail::failure(base, fetch_error::kind::connect, "connect to", cec, false);
         c->plain.socket().set_option(asio::ip::tcp::no_delay(true));
         if (base.tls()) {
             if (!tls_)
                 tls_ = make_client_tls_context();
             c->tls = std::make_unique<beast::ssl_stream<beast::tcp_stream&>>(c->plain, *tls_);
             if (!SSL_set_tlsext_host_name(c->tls->native_handle(), base.host.c_str()))
-                co_return fail(fetch_error::kind::connect, "TLS SNI for", {}, false);
+                co_return detail::failure(base, fetch_error::kind::connect, "TLS SNI for", {},
+                                          false);
             c->tls->set_verify_callback(asio::ssl::host_name_verification(base.host));
             c->plain.expires_after(detail::time_left(deadline));
             auto [hec] = co_await c->tls->async_handshake(asio::ssl::stream_base::client, tok);
             if (hec)
-                co_return fail(fetch_error::kind::connect, "TLS handshake with", hec, false);
+                co_return detail::failure(base, fetch_error::kind::connect, "TLS handshake with",
+                                          hec, false);
         }
     }
 
@@ -163,9 +167,9 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
             std::tie(ec, std::ignore) = co_await http::async_read(c->plain, c->buffer, parser, tok);
     }
     if (wec)
-        co_return fail(fetch_error::kind::io, "send to", wec, !reused);
+        co_return detail::failure(base, fetch_error::kind::io, "send to", wec, !reused);
     if (ec)
-        co_return fail(fetch_error::kind::io, "read from", ec, true);
+        co_return detail::failure(base, fetch_error::kind::io, "read from", ec, true);
     http_response res = parser.release();
     if (res.keep_alive())
         give_back(origin, std::move(c));
