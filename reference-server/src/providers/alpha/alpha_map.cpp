@@ -125,27 +125,26 @@ bool side_field(json_fields& f, std::string_view key, side& out) {
     return true;
 }
 
-/// The nested object `key` of `f`, read by a reader of its own, or nullptr (failure recorded).
-json::value const* object_field(json_fields& f, std::string_view key) {
+/// The member `key` of `f` when it is of kind `k`, or nullptr (failure recorded).
+json::value const* field_of_kind(json_fields& f, std::string_view key, json::kind k) {
     if (!f.ok())
         return nullptr;
     auto const* v = f.raw(key);
-    if (!v || !v->is_object()) {
+    if (!v || v->kind() != k) {
         f.fail(key, {});
         return nullptr;
     }
     return v;
 }
 
+/// The nested object `key` of `f`, read by a reader of its own, or nullptr (failure recorded).
+json::value const* object_field(json_fields& f, std::string_view key) {
+    return field_of_kind(f, key, json::kind::object);
+}
+
 json::array const* array_field(json_fields& f, std::string_view key) {
-    if (!f.ok())
-        return nullptr;
-    auto const* v = f.raw(key);
-    if (!v || !v->is_array()) {
-        f.fail(key, {});
-        return nullptr;
-    }
-    return &v->get_array();
+    auto const* v = field_of_kind(f, key, json::kind::array);
+    return v ? &v->get_array() : nullptr;
 }
 
 /// Spot coins are `@N` or `BASE/QUOTE` (alpha.md §2); never a perps symbol.
