@@ -306,6 +306,10 @@ TEST_CASE("at the connection cap the longest idle connection makes room, else th
     }
 }
 
+// Not in the sanitized build: UBSan's vptr check probes memory through pipe(2), which this test
+// starves on purpose, so the tool reports a false "invalid vptr" (seen on shared_ptr's control
+// block, errno EMFILE). The release build of the suite runs it.
+#ifndef GATEWAY_SANITIZED
 namespace {
 
 /// Lowers this process's soft descriptor limit so that exactly `spare` more descriptors can
@@ -406,6 +410,7 @@ TEST_CASE("out of descriptors, accept sheds the longest idle connection for a wa
     // Backed off all along (5 ms to 250 ms apart); a spinning loop makes millions a second.
     CHECK(stats().accept_failures - failures_before < 100);
 }
+#endif
 
 TEST_CASE("the descriptor limit is raised to the hard limit and sizes the default cap",
           "[unit][http_server]") {
