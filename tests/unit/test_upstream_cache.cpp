@@ -61,6 +61,19 @@ TEST_CASE("weight_budget books up to the capacity per window, then spreads or re
         CHECK(c.time_until(20, t0 + 2s) == 58s); // when the first 20 leave
     }
 
+    SECTION("with a guard, a booking outlives the window by it: the upstream counts on "
+            "arrival, after the send") {
+        weight_budget g(100, 60s, 600ms);
+        REQUIRE(g.reserve(100, t0, 0s));
+        CHECK(g.time_until(1, t0) == 60600ms);
+        CHECK(g.used(t0 + 60s) == 100);
+        CHECK_FALSE(g.reserve(1, t0 + 60s, 0s));
+        auto d = g.reserve(1, t0 + 60s, 1s);
+        REQUIRE(d);
+        CHECK(*d == 600ms);
+        CHECK(g.used(t0 + 60600ms) == 1);
+    }
+
     SECTION("a weight above the capacity is capped rather than refused forever") {
         weight_budget c(100, 60s);
         auto d = c.reserve(500, t0, 0s);

@@ -4,9 +4,9 @@
 
 namespace gateway::server {
 
-weight_budget::weight_budget(std::uint32_t capacity, clock::duration window)
+weight_budget::weight_budget(std::uint32_t capacity, clock::duration window, clock::duration guard)
     : capacity_(std::max<std::uint32_t>(capacity, 1))
-    , window_(window) {}
+    , window_(window + std::max(guard, clock::duration::zero())) {}
 
 void weight_budget::purge_locked(clock::time_point now) {
     // A booking at time e counts for the window (t - window, t]: gone once e <= now - window.

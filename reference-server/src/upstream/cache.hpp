@@ -41,7 +41,11 @@ class weight_budget {
 public:
     using clock = std::chrono::steady_clock;
 
-    weight_budget(std::uint32_t capacity, clock::duration window);
+    /// A booking counts for `window` + `guard`. The gateway books when it sends and the
+    /// upstream counts when the request arrives, a little later and not always by the same
+    /// delay: without a guard, a slot freed here exactly one window after a send can reach the
+    /// upstream before the upstream's own entry has left its window, and draw a 429.
+    weight_budget(std::uint32_t capacity, clock::duration window, clock::duration guard = {});
 
     /**
      * Books `weight` (capped at the capacity) at the earliest instant that keeps the window

@@ -35,6 +35,12 @@ std::optional<std::uint32_t> header_number(net::http_response const& res, std::s
     return n;
 }
 
+/// How long a booking outlives the upstream's window (see weight_budget): 1% of it, at least
+/// 50 ms. For alpha's and beta's one-minute windows, 600 ms.
+std::chrono::milliseconds budget_guard(std::chrono::milliseconds window) {
+    return std::max(window / 100, std::chrono::milliseconds(50));
+}
+
 } // namespace
 
 upstream_channel::upstream_channel(asio::any_io_executor const& ex, net::http_client& http,
@@ -43,7 +49,7 @@ upstream_channel::upstream_channel(asio::any_io_executor const& ex, net::http_cl
     , http_(http)
     , time_(time)
     , options_(std::move(options))
-    , budget_(options_.budget, options_.window)
+    , budget_(options_.budget, options_.window, budget_guard(options_.window))
     , reads_(ex, 4096, time)
     , writes_(ex, 4096, time) {}
 
