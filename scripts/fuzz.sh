@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh --long [--runs N] [--seconds S] [target...]
 #       One target at a time, niced, until N executions (default 10000000) or S seconds
 #       (default 1800), whichever comes first, growing a working corpus in
-#       build-fuzz/fuzz-long/corpus/<target>. Writes build-fuzz/fuzz-long/summary.txt:
+#       build-fuzz/fuzz-long/corpus/<target>. Appends to build-fuzz/fuzz-long/summary.txt:
 #       executions, coverage (cov, ft), corpus size and findings per target.
 #
 # Crash inputs land in build-fuzz/fuzz-*/findings/<target>/; reproduce one with
@@ -96,10 +96,11 @@ fi
 out=$build/fuzz-long
 mkdir -p "$out"
 summary=$out/summary.txt
+# Appended, so that runs in parallel lanes (one invocation per lane) share one summary.
 {
-  echo "# scripts/fuzz.sh --long --runs $runs --seconds $seconds ($(date -u +%FT%TZ), $(nproc) cores)"
+  echo "# scripts/fuzz.sh --long --runs $runs --seconds $seconds ${targets[*]} ($(date -u +%FT%TZ), $(nproc) cores)"
   printf '%-16s %12s %8s %7s %7s %9s %8s %s\n' target executions seconds cov ft corpus exec/s findings
-} >"$summary"
+} >>"$summary"
 for t in "${targets[@]}"; do
   mkdir -p "$out/corpus/$t" "$out/findings/$t"
   mapfile -t opts < <(common_options "$t")
