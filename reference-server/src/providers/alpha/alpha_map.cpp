@@ -821,25 +821,8 @@ result<dex_status> to_dex_status(perp_dex const& d, json::value const& perp_dex_
 }
 
 std::string_view upstream_interval(interval i) {
-    switch (i) {
-    case interval::m1:
-        return "1m";
-    case interval::m5:
-        return "5m";
-    case interval::m15:
-        return "15m";
-    case interval::m30:
-        return "30m";
-    case interval::h1:
-        return "1h";
-    case interval::h4:
-        return "4h";
-    case interval::d1:
-        return "1d";
-    case interval::w1:
-        return "1w";
-    }
-    return "1h"; // unreachable: every enumerator is handled above
+    // candleSnapshot spells each of the API's intervals as the API does (alpha.md §3.10).
+    return to_string(i);
 }
 
 std::optional<decimal> to_filled_size(json::value const& order_status) {
