@@ -6,6 +6,7 @@
 #include "auth/sqlite_store.hpp"
 #include "support/catch_result.hpp"
 #include "support/eventually.hpp"
+#include "support/temp_dir.hpp"
 #include <gateway/util/hex.hpp>
 
 #include <sqlite3.h>
@@ -27,23 +28,9 @@ using namespace gateway;
 using namespace gateway::server::auth;
 namespace fs = std::filesystem;
 
-namespace {
+using gateway::test::temp_dir;
 
-/// A fresh directory under the system temp dir, removed with everything in it.
-struct temp_dir {
-    fs::path path;
-    temp_dir()
-        : path(fs::temp_directory_path() /
-               ("gateway-auth-" + gateway::util::to_hex(crypto::random_bytes(8), false))) {
-        fs::create_directories(path);
-    }
-    ~temp_dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    temp_dir(temp_dir const&) = delete;
-    temp_dir& operator=(temp_dir const&) = delete;
-};
+namespace {
 
 constexpr std::int64_t start_ms = 1'700'000'000'000;
 

@@ -4,6 +4,7 @@
 #include "auth/accounts.hpp"
 #include "auth/crypto.hpp"
 #include "support/catch_result.hpp"
+#include "support/temp_dir.hpp"
 #include <gateway/util/hex.hpp>
 
 #include <filesystem>
@@ -15,16 +16,9 @@
 using namespace gateway::server;
 namespace fs = std::filesystem;
 
-namespace {
+using gateway::test::temp_dir;
 
-struct temp_dir {
-    fs::path path = fs::temp_directory_path() /
-                    ("gateway-cli-" + gateway::util::to_hex(auth::crypto::random_bytes(8), false));
-    ~temp_dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-};
+namespace {
 
 struct outcome {
     int code = -1;

@@ -4,6 +4,7 @@
 
 #include "providers/alpha/alpha_trading.hpp"
 #include "support/catch_result.hpp"
+#include "support/values.hpp"
 #include <gateway/providers/alpha/weights.hpp>
 
 #include <boost/json/parse.hpp>
@@ -12,11 +13,9 @@ using namespace gateway;
 namespace json = boost::json;
 using namespace gateway::server::alpha;
 
-namespace {
+using gateway::test::dec;
 
-decimal dec(char const* s) {
-    return decimal::parse(s).value();
-}
+namespace {
 
 json::value order_answer(char const* status) {
     return json::parse(

@@ -2,6 +2,8 @@
 // scaling, ordering and the JSON mapping.
 #include <catch2/catch.hpp>
 
+#include "support/values.hpp"
+
 #include <gateway/types/decimal.hpp>
 #include <gateway/types/json_fields.hpp>
 
@@ -17,11 +19,9 @@
 
 using gateway::decimal;
 
-namespace {
-decimal dec(std::string_view text) {
-    return decimal::parse(text).value();
-}
-} // namespace
+using gateway::test::dec;
+
+namespace {} // namespace
 
 TEST_CASE("decimal parse accepts plain notation and keeps the canonical text", "[unit]") {
     auto [text, canonical] = GENERATE(table<std::string, std::string>({

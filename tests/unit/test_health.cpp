@@ -34,14 +34,14 @@ fetch_result answer(unsigned status) {
     return net::http_response{static_cast<boost::beast::http::status>(status), 11};
 }
 
-fetch_result refused() {
+fetch_result connection_refused() {
     net::fetch_error e;
     e.what = net::fetch_error::kind::connect;
     e.message = "connect to http://127.0.0.1:1: Connection refused";
     return e;
 }
 
-probe_outcome run(health_monitor& m, boost::asio::io_context& ioc) {
+probe_outcome probe_once(health_monitor& m, boost::asio::io_context& ioc) {
     probe_outcome out;
     boost::asio::co_spawn(
         ioc, [&]() -> boost::asio::awaitable<void> { out = co_await m.probe_now("alpha"); },
@@ -83,7 +83,7 @@ TEST_CASE("a probe's latency comes from the injected clock and decides the statu
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(answer(200));
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 42ms);
-        auto out = run(*monitor, ioc);
+        auto out = probe_once(*monitor, ioc);
         CHECK(out.status == health_status::ok);
         CHECK(out.latency_ms == 42);
         CHECK(out.checked_at_ms == 1'700'000'000'000);
@@ -93,7 +93,7 @@ TEST_CASE("a probe's latency comes from the injected clock and decides the statu
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(answer(200));
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 3500ms);
-        auto out = run(*monitor, ioc);
+        auto out = probe_once(*monitor, ioc);
         CHECK(out.status == health_status::degraded);
         CHECK(out.latency_ms == 3500);
     }
@@ -102,16 +102,16 @@ TEST_CASE("a probe's latency comes from the injected clock and decides the statu
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
         REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(answer(503));
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 7ms);
-        auto out = run(*monitor, ioc);
+        auto out = probe_once(*monitor, ioc);
         CHECK(out.status == health_status::down);
         CHECK(out.latency_ms == 7);
     }
     SECTION("a refused connection is down") {
         trompeloeil::sequence seq;
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0);
-        REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(refused());
+        REQUIRE_CALL(transport, next()).IN_SEQUENCE(seq).RETURN(connection_refused());
         REQUIRE_CALL(clock, steady_now()).IN_SEQUENCE(seq).RETURN(t0 + 1ms);
-        auto out = run(*monitor, ioc);
+        auto out = probe_once(*monitor, ioc);
         CHECK(out.status == health_status::down);
         CHECK(out.reason.find("refused") != std::string::npos);
     }

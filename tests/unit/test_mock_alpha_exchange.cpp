@@ -18,6 +18,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/mock_values.hpp"
+
 #include <string>
 
 namespace {
@@ -28,9 +30,9 @@ using gateway::mocks::amount;
 using gateway::mocks::market_state;
 using namespace gateway::mocks::alpha;
 
-constexpr char const* alice = "0x00000000000000000000000000000000000000a1";
-constexpr char const* bob = "0x00000000000000000000000000000000000000b2";
-constexpr char const* carol = "0x00000000000000000000000000000000000000c3";
+using gateway::test::alice;
+using gateway::test::bob;
+using gateway::test::carol;
 
 constexpr std::uint32_t btc = 0;
 constexpr std::uint32_t tsla = 110000;
@@ -55,11 +57,7 @@ std::string const k3_address = "0xcd49bbac6e85fdeb167eb7ca41a945d2b8758f6f";
 
 constexpr std::int64_t t0 = 1'700'000'000'000;
 
-amount a(char const* text) {
-    auto v = amount::parse(text);
-    REQUIRE(v);
-    return *v;
-}
+using gateway::test::a;
 
 amount a(json::value const& v) {
     auto r = amount::parse(v.as_string());

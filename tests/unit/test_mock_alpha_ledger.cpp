@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/mock_values.hpp"
+
 #include <map>
 
 namespace {
@@ -17,16 +19,10 @@ namespace {
 using gateway::mocks::amount;
 using gateway::mocks::candle_history;
 using gateway::mocks::candle_interval;
+using gateway::test::a;
+using gateway::test::alice;
+using gateway::test::bob;
 using namespace gateway::mocks::alpha;
-
-constexpr char const* alice = "0x00000000000000000000000000000000000000a1";
-constexpr char const* bob = "0x00000000000000000000000000000000000000b2";
-
-amount a(char const* text) {
-    auto v = amount::parse(text);
-    REQUIRE(v);
-    return *v;
-}
 
 ledger make_ledger() {
     std::vector<instrument> ins;

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
+#include "support/temp_dir.hpp"
 #include "trading/nonce_guard.hpp"
 
 #include <sys/stat.h>
@@ -30,28 +31,9 @@ using gateway::server::nonce_window;
 using namespace std::chrono_literals;
 namespace fs = std::filesystem;
 
-namespace {
+using gateway::test::temp_dir;
 
-/// A fresh directory under the system temp dir, removed with everything in it.
-struct temp_dir {
-    fs::path path;
-    temp_dir()
-        : path(fs::temp_directory_path() /
-               ("nonce-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++))) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~temp_dir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    temp_dir(temp_dir const&) = delete;
-    temp_dir& operator=(temp_dir const&) = delete;
-    static std::atomic<int>& counter() {
-        static std::atomic<int> c{0};
-        return c;
-    }
-};
+namespace {
 
 constexpr std::int64_t t0 = 1'700'000'000'000;
 constexpr std::int64_t day_ms = 86'400'000;

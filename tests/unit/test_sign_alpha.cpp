@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
+#include "support/values.hpp"
 
 #include <gateway/providers/alpha/signing.hpp>
 
@@ -22,11 +23,9 @@
 namespace sign = gateway::sign;
 namespace alpha = gateway::sign::alpha;
 
-namespace {
+using gateway::test::hex;
 
-std::string hex(std::span<std::uint8_t const> b) {
-    return sign::to_hex(b, false);
-}
+namespace {
 
 // upstreams/alpha.md §6 keys (public test keys of the upstream SDKs).
 struct test_key {

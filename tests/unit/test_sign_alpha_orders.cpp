@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
+#include "support/values.hpp"
 
 #include <gateway/providers/alpha.hpp>
 #include <gateway/providers/alpha/orders.hpp>
@@ -23,6 +24,8 @@ using gateway::errc;
 using gateway::order_type;
 using gateway::place_order_request;
 using gateway::time_in_force;
+
+using gateway::test::dec;
 
 namespace {
 
@@ -43,10 +46,6 @@ sign::private_key k3() {
         .value();
 }
 std::string const k1_address = "0x14791697260e4c9a71f18484c9f997b308e59325";
-
-decimal dec(std::string_view text) {
-    return decimal::parse(text).value();
-}
 
 place_order_request order(order_type type, std::string_view size,
                           std::optional<std::string_view> price = std::nullopt,
@@ -80,7 +79,7 @@ std::string cid_of(boost::json::object const& action, std::uint64_t nonce) {
 }
 
 /// `0x` + r || s || v.
-std::string rsv(std::string const& r, std::string const& s, int v) {
+std::string signature_0x(std::string const& r, std::string const& s, int v) {
     return "0x" + r + s + (v == 27 ? "1b" : "1c");
 }
 
@@ -341,20 +340,20 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
     vector_case const k1_nonce0[] = {
         {"V4", order(order_type::limit, "100", "100"), perp(1, 0),
          "884f2c32bb6dbdd65f6033e32fb28c0cb6f5b345db0f6471fd3366d85c9252c1",
-         rsv("d65369825a9df5d80099e513cce430311d7d26ddf477f5b3a33d2806b100d78e",
-             "2b54116ff64054968aa237c20ca9ff68000f977c93289157748a3162b6ea940e", 28),
-         rsv("82b2ba28e76b3d761093aaded1b1cdad4960b3af30212b343fb2e6cdfa4e3d54",
-             "6b53878fc99d26047f4d7e8c90eb98955a109f44209163f52d8dc4278cbbd9f5", 27)},
+         signature_0x("d65369825a9df5d80099e513cce430311d7d26ddf477f5b3a33d2806b100d78e",
+                      "2b54116ff64054968aa237c20ca9ff68000f977c93289157748a3162b6ea940e", 28),
+         signature_0x("82b2ba28e76b3d761093aaded1b1cdad4960b3af30212b343fb2e6cdfa4e3d54",
+                      "6b53878fc99d26047f4d7e8c90eb98955a109f44209163f52d8dc4278cbbd9f5", 27)},
         {"V5", v5, perp(1, 0), "0ba500cedd8f4ba6ded620a0b1cd04f124d9ba745e2e2893fcc763bcc1444af5",
-         rsv("041ae18e8239a56cacbc5dad94d45d0b747e5da11ad564077fcac71277a946e3",
-             "3c61f667e747404fe7eea8f90ab0e76cc12ce60270438b2058324681a00116da", 27),
-         rsv("eba0664bed2676fc4e5a743bf89e5c7501aa6d870bdb9446e122c9466c5cd16d",
-             "7f3e74825c9114bc59086f1eebea2928c190fdfbfde144827cb02b85bbe90988", 28)},
+         signature_0x("041ae18e8239a56cacbc5dad94d45d0b747e5da11ad564077fcac71277a946e3",
+                      "3c61f667e747404fe7eea8f90ab0e76cc12ce60270438b2058324681a00116da", 27),
+         signature_0x("eba0664bed2676fc4e5a743bf89e5c7501aa6d870bdb9446e122c9466c5cd16d",
+                      "7f3e74825c9114bc59086f1eebea2928c190fdfbfde144827cb02b85bbe90988", 28)},
         {"V6", v6, perp(1, 0), "430a86fb9876e901920d931f5bb20c9d011f6389bd179f39a73c09e6219adcad",
-         rsv("98343f2b5ae8e26bb2587daad3863bc70d8792b09af1841b6fdd530a2065a3f9",
-             "6b5bb6bb0633b710aa22b721dd9dee6d083646a5f8e581a20b545be6c1feb405", 27),
-         rsv("971c554d917c44e0e1b6cc45d8f9404f32172a9d3b3566262347d0302896a2e4",
-             "206257b104788f80450f8e786c329daa589aa0b32ba96948201ae556d5637eac", 28)},
+         signature_0x("98343f2b5ae8e26bb2587daad3863bc70d8792b09af1841b6fdd530a2065a3f9",
+                      "6b5bb6bb0633b710aa22b721dd9dee6d083646a5f8e581a20b545be6c1feb405", 27),
+         signature_0x("971c554d917c44e0e1b6cc45d8f9404f32172a9d3b3566262347d0302896a2e4",
+                      "206257b104788f80450f8e786c329daa589aa0b32ba96948201ae556d5637eac", 28)},
     };
     SECTION("V4, V5, V6 (K1, nonce 0): connectionId, digest and signatures") {
         for (auto const& v : k1_nonce0) {
@@ -393,9 +392,11 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
                   "25367e0dba84351148288c2233cd6130ed6cec5967ded0c0b7334f36f957cc90");
             CHECK(r.signature ==
                   (testnet
-                       ? rsv("6b0283a894d87b996ad0182b86251cc80d27d61ef307449a2ed249a508ded1f7",
+                       ? signature_0x(
+                             "6b0283a894d87b996ad0182b86251cc80d27d61ef307449a2ed249a508ded1f7",
                              "6f884e79f4a0a10af62db831af6f8e03b3f11d899eb49b352f836746ee9226da", 27)
-                       : rsv("61078d8ffa3cb591de045438a1ae2ed299b271891d1943a33901e7cfb3a31ed8",
+                       : signature_0x(
+                             "61078d8ffa3cb591de045438a1ae2ed299b271891d1943a33901e7cfb3a31ed8",
                              "0e91df4f9841641d3322dad8d932874b74d7e082cdb5b533f804964a6963aef9",
                              28)));
         }
@@ -407,9 +408,9 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
         REQUIRE(s.sign(r, perp(1, 4)));
         CHECK(cid_of(alpha::order_action(r, perp(1, 4)).value(), 1690393044548) ==
               "b8ed9e5a4ea7b2aebdb09fd794221c2599487f6dc8d3bf8f38656ab295f36120");
-        CHECK(r.signature == rsv("380b70e9e76181609c7d9f2ece74cf7717a0254f9d751137ffaedff685e81cc7",
-                                 "27c1e43069db58d728e996b91112aff57a24f3d9221635adc053f20aa4283ad8",
-                                 27));
+        CHECK(r.signature ==
+              signature_0x("380b70e9e76181609c7d9f2ece74cf7717a0254f9d751137ffaedff685e81cc7",
+                           "27c1e43069db58d728e996b91112aff57a24f3d9221635adc053f20aa4283ad8", 27));
     }
     SECTION("V11 cancel (K3) through the signer") {
         for (bool testnet : {false, true}) {
@@ -423,9 +424,11 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
                   "a53262329d1e221a88ff73e5ce330e0e47fb646091cae7020c34c346e592b77e");
             CHECK(c.signature ==
                   (testnet
-                       ? rsv("6ffebadfd48067663390962539fbde76cfa36f53be65abe2ab72c9db6d0db444",
+                       ? signature_0x(
+                             "6ffebadfd48067663390962539fbde76cfa36f53be65abe2ab72c9db6d0db444",
                              "57720db9d7c4860f142a484f070c84eb4b9694c3a617c83f0d698a27e55fd5e0", 28)
-                       : rsv("02f76cc5b16e0810152fa0e14e7b219f49c361e3325f771544c6f54e157bf9fa",
+                       : signature_0x(
+                             "02f76cc5b16e0810152fa0e14e7b219f49c361e3325f771544c6f54e157bf9fa",
                              "17ed0afc11a98596be85d5cd9f86600aad515337318f7ab346e5ccc1b03425d5",
                              27)));
         }
@@ -451,9 +454,11 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
                   "e69c035a0297dd24d9b288c3e8509ae251baf7bf43a43b895327a2cab098389e");
             CHECK(l.signature ==
                   (testnet
-                       ? rsv("d4498ef57bf0c1361161ef3cd6da84a912a93c162257f2d45f7211711115f238",
+                       ? signature_0x(
+                             "d4498ef57bf0c1361161ef3cd6da84a912a93c162257f2d45f7211711115f238",
                              "1f351995d1950021ddcc17c1f9b1ad60870c56ab7d87bc3f32210970229b6bbf", 27)
-                       : rsv("4fa0ed1f37b56019934737616f720140dc2d415064df1f02ef44e0a6431dc02d",
+                       : signature_0x(
+                             "4fa0ed1f37b56019934737616f720140dc2d415064df1f02ef44e0a6431dc02d",
                              "0541f7b41434b08725ae4d5908e3dc426e8a9ae09833f907d077fc4e32df6c2e",
                              27)));
 
@@ -466,9 +471,11 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
                   "c44a2d41f39e31d46c45a85656dda1f75f8388eadd58e262c0c91416bc36ff3f");
             CHECK(o.signature ==
                   (testnet
-                       ? rsv("c6ab2b1fb48bef0ea01235eea2e97c23525114ec0cba0bb9e0bee8cc6a3d29e8",
+                       ? signature_0x(
+                             "c6ab2b1fb48bef0ea01235eea2e97c23525114ec0cba0bb9e0bee8cc6a3d29e8",
                              "11a878437619c1d1eec0f5b262afc80c7ca441d8c1a4e118ba883eb410fd94ed", 28)
-                       : rsv("daaac85a590f2c16d2ece4e0fc6d8e0ed7be27d4bdea0badd968a9d009fd6594",
+                       : signature_0x(
+                             "daaac85a590f2c16d2ece4e0fc6d8e0ed7be27d4bdea0badd968a9d009fd6594",
                              "63823727b078a2a1c8e9f86d429674fb9ab11e72d83435716059b82d033bce60",
                              27)));
 
@@ -481,9 +488,11 @@ TEST_CASE("alpha derivation reproduces the upstreams/alpha.md §6 vectors", "[un
                   "99f95e9c3ec4a58b28dd8ea91529b4d305494e7601c1b6e6fe631fac3168c298");
             CHECK(c.signature ==
                   (testnet
-                       ? rsv("0a876c94b495d3375032883b6041cf71188c3b6531360b6287a8758ef93b4c99",
+                       ? signature_0x(
+                             "0a876c94b495d3375032883b6041cf71188c3b6531360b6287a8758ef93b4c99",
                              "04b8356458b78d972dfe9cd9e1677ecac04af978d34caa1ebedfc91ee579842c", 28)
-                       : rsv("02d25f8bb8b4dd16863fc6ebbfca6dbe41c256d6cafbcec7d9fca8caa03418e7",
+                       : signature_0x(
+                             "02d25f8bb8b4dd16863fc6ebbfca6dbe41c256d6cafbcec7d9fca8caa03418e7",
                              "669f38877442b2f5491e40229f7f2e9dc54cd3e8583cdce0bf468a9c51af27de",
                              28)));
         }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
+#include "support/values.hpp"
 
 #include <gateway/sign/eip712.hpp>
 
@@ -15,10 +16,9 @@
 namespace sign = gateway::sign;
 namespace eip712 = gateway::sign::eip712;
 
+using gateway::test::hex;
+
 namespace {
-std::string hex(std::span<std::uint8_t const> b) {
-    return sign::to_hex(b, false);
-}
 
 // The example of EIP-712 itself (eips.ethereum.org/EIPS/eip-712, Example.js).
 boost::json::value mail() {

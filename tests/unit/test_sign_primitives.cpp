@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "support/catch_result.hpp"
+#include "support/values.hpp"
 
 #include <gateway/sign/hmac.hpp>
 #include <gateway/sign/keccak.hpp>
@@ -25,10 +26,9 @@
 
 namespace sign = gateway::sign;
 
+using gateway::test::hex;
+
 namespace {
-std::string hex(std::span<std::uint8_t const> b) {
-    return sign::to_hex(b, false);
-}
 sign::bytes unhex(std::string_view h) {
     return sign::from_hex(h).value();
 }

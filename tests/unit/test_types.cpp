@@ -43,7 +43,7 @@ json::value load_fixture(std::string const& name) {
 }
 
 template <class T>
-std::string error_of(result<T> const& r) {
+std::string error_text(result<T> const& r) {
     return r ? std::string() : std::string(r.error().wire()) + ": " + r.error().message;
 }
 
@@ -54,7 +54,7 @@ void round_trip(std::string const& name) {
     for (auto mode : {strictness::inbound, strictness::upstream}) {
         INFO((mode == strictness::inbound ? "inbound" : "upstream"));
         auto parsed = Parse(fixture, mode);
-        INFO(error_of(parsed));
+        INFO(error_text(parsed));
         REQUIRE(parsed.has_value());
         CHECK(json::value_from(*parsed) == fixture);
     }
@@ -278,7 +278,7 @@ TEST_CASE("upstream mode accepts numbers for decimals and integral doubles for i
     auto const body = json::parse(
         R"({"id":"1","price":64100.5,"size":"1.0e-2","side":"buy","timestamp":1714564800123.0})");
     auto t = parse_trade(body, strictness::upstream);
-    INFO(error_of(t));
+    INFO(error_text(t));
     REQUIRE(t.has_value());
     CHECK(t->price.str() == "64100.5");
     CHECK(t->size.str() == "0.01");
@@ -353,13 +353,18 @@ TEST_CASE("parse_list reads an array of objects and names the failing item", "[u
 // Nulls and omitted keys
 
 TEST_CASE("absent optional URLs of a vertical detail are omitted, never null", "[unit]") {
-    vertical_detail d{vertical::predictions, "https://catalog.example",
-                      "wss://ws.example",    std::nullopt,
-                      std::nullopt,          "https://clob.example"};
+    vertical_detail d{vertical::predictions,
+                      "https://catalog.example",
+                      "wss://ws.example",
+                      std::nullopt,
+                      std::nullopt,
+                      "https://clob.example",
+                      std::nullopt};
     auto const jv = json::value_from(d);
     auto const& o = jv.as_object();
     CHECK_FALSE(o.contains("testnetBaseUrl"));
     CHECK_FALSE(o.contains("testnetWsUrl"));
+    CHECK_FALSE(o.contains("readSigner"));
     CHECK(o.at("clobBaseUrl") == "https://clob.example");
     auto back = parse_vertical_detail(jv, strictness::inbound);
     REQUIRE(back.has_value());
@@ -408,7 +413,7 @@ TEST_CASE("typed-data params parse as the write body without its signature", "[u
     REQUIRE(req.has_value());
     CHECK(req->operation == typed_data_operation::place_order);
     auto body = parse_place_order_request(req->params, strictness::inbound);
-    INFO(error_of(body));
+    INFO(error_text(body));
     REQUIRE(body.has_value());
     CHECK(body->signature.empty());
     CHECK(body->type == order_type::market);

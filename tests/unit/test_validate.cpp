@@ -2,6 +2,8 @@
 // limits (spec §8, CONTRACT §4-6), shared by client and server.
 #include <catch2/catch.hpp>
 
+#include "support/values.hpp"
+
 #include <gateway/validate/validate.hpp>
 
 #include <cstdint>
@@ -12,11 +14,9 @@
 
 using namespace gateway;
 
-namespace {
+using gateway::test::dec;
 
-decimal dec(std::string_view text) {
-    return decimal::parse(text).value();
-}
+namespace {
 
 address wallet() {
     return address::parse("0x63dd5acc6b1aa0f563956c0e534dd30b6dcf7c4e").value();
