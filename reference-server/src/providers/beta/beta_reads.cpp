@@ -229,7 +229,7 @@ public:
             entries->resize(limit);
         std::map<std::string, std::pair<std::int64_t, std::int64_t>, std::less<>> spans;
         for (auto const& e : *entries) {
-            auto [it, added] = spans.try_emplace(e.upstream, e.time, e.time);
+            auto const it = spans.try_emplace(e.upstream, e.time, e.time).first;
             it->second.first = std::min(it->second.first, e.time);
             it->second.second = std::max(it->second.second, e.time);
         }
