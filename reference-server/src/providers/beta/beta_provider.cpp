@@ -7,6 +7,7 @@
 #include "providers/beta/beta_network.hpp"
 #include "providers/beta/read_signer.hpp"
 
+#include <gateway/providers/beta/requests.hpp>
 #include <gateway/providers/beta/weights.hpp>
 
 #include <stdexcept>
