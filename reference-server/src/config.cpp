@@ -173,6 +173,12 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_budget(c.beta_budget, v);
              }},
+            {"beta-spot-budget", "GATEWAY_BETA_SPOT_BUDGET", "upstream.betaSpotBudget",
+             "beta spot upstream request weight the gateway spends per 60 s (the upstream "
+             "allows 6000 per IP)",
+             [](server_config& c, std::string const& v) {
+                 return set_budget(c.beta_spot_budget, v);
+             }},
             {"beta-read-signer-key-file", "GATEWAY_BETA_READ_SIGNER_KEY_FILE",
              "providers.beta.readSignerKeyFile",
              "file holding the key (hex) of beta's read signer, which signs account reads; "

@@ -53,6 +53,8 @@ struct server_config {
     std::uint32_t alpha_budget = 1200;
     /// Weight per 60 s the gateway spends on beta's futures upstream (beta.md §8: 2400 per IP).
     std::uint32_t beta_budget = 2400;
+    /// Weight per 60 s the gateway spends on beta's spot upstream (beta.md §8: 6000 per IP).
+    std::uint32_t beta_spot_budget = 6000;
     /// beta's read signer (CONTRACT §6.2): a file holding its secp256k1 key in hex. Empty:
     /// `<data-dir>/beta-read-signer.key`, generated once (0600) and kept.
     std::string beta_read_signer_key_file;

@@ -67,8 +67,14 @@ std::vector<double> measure(std::string const& base_text, int n, Make make) {
                 auto const t0 = std::chrono::steady_clock::now();
                 auto answer = co_await client.async_request(base, std::move(req));
                 auto const t1 = std::chrono::steady_clock::now();
-                if (!answer || answer->result_int() != 200)
-                    ++failures;
+                if (!answer || answer->result_int() != 200) {
+                    if (failures++ == 0)
+                        std::fprintf(
+                            stderr, "first failure: %s\n",
+                            answer ? (std::to_string(answer->result_int()) + " " + answer->body())
+                                         .c_str()
+                                   : answer.error().message.c_str());
+                }
                 if (i >= n / 10)
                     out.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
             }
@@ -102,6 +108,7 @@ gateway::test::test_gateway make_gateway(std::string const& key_file, bool cache
             if (!cache)
                 cfg.market_cache_ttl = std::chrono::milliseconds(0);
             cfg.beta_budget = 100000000;
+            cfg.beta_spot_budget = 100000000;
             cfg.beta_read_signer_key_file = key_file;
         },
         [](gateway::mocks::mock_options& m) {

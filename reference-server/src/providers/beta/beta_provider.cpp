@@ -57,7 +57,7 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet,
     o.testnet = testnet;
     o.futures = channel(cfg, name, futures_url, cfg.beta_budget);
     o.spot = channel(cfg, name + " spot", spot_url.empty() ? futures_url : spot_url,
-                     wire::beta::spot_budget);
+                     cfg.beta_spot_budget);
     o.market_ttl = cfg.market_cache_ttl;
     o.meta_refresh = cfg.meta_refresh_interval;
     return std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o),
