@@ -159,6 +159,15 @@ TEST_CASE("beta exchangeInfo: only TRADING USDT perpetuals; commodity perps are 
     CHECK(u.find_perp_upstream("BTCUSDT")->symbol == "BTC");
     CHECK(u.find_perp("BTCUSDT") == nullptr);
     CHECK(u.find_perp_upstream("AAAUSDT") == nullptr);
+    auto const listing = beta::to_market_infos(u, beta::venue::futures);
+    REQUIRE(listing.size() == 3);
+    CHECK(listing[1].symbol == "BTC"); // exchangeInfo's order
+    CHECK(listing[1].tick_size->str() == "0.1");
+    CHECK(listing[1].step_size->str() == "0.001");
+    CHECK(beta::to_market_infos(u, beta::venue::spot).empty());
+    auto const spot = beta::to_market_infos(make_universe(), beta::venue::spot);
+    REQUIRE(spot.size() == 1);
+    CHECK(spot[0].symbol == "ASTER/USDT");
 }
 
 TEST_CASE("beta exchangeInfo: malformed bodies are UPSTREAM_ERROR naming the item",

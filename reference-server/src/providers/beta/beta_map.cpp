@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 
 namespace gateway::server::beta {
 
@@ -280,6 +281,20 @@ market_info to_market_info(spot_market const& m) {
     out.tick_size = m.rules.tick_size;
     out.step_size = m.rules.step_size;
     out.min_notional = m.rules.min_notional;
+    return out;
+}
+
+std::vector<market_info> to_market_infos(universe const& u, venue v) {
+    std::vector<market_info> out;
+    auto const list = [&](auto const& markets) {
+        out.reserve(markets.size());
+        std::transform(markets.begin(), markets.end(), std::back_inserter(out),
+                       [](auto const& m) { return to_market_info(m); });
+    };
+    if (v == venue::spot)
+        list(u.spot());
+    else
+        list(u.perps());
     return out;
 }
 

@@ -135,6 +135,8 @@ parse_leverage_brackets(boost::json::value const& v);
 /// maxLeverage (0 for spot).
 market_info to_market_info(perp_market const& m);
 market_info to_market_info(spot_market const& m);
+/// The markets listing of one venue of the universe, in exchangeInfo's order.
+std::vector<market_info> to_market_infos(universe const& u, venue v);
 
 /// `ticker/price` (all symbols) -> the prices of the universe's perps (keys `BTC`) or spot
 /// pairs (keys `BTC/USDT`). @par Errors UPSTREAM_ERROR.

@@ -142,9 +142,9 @@ asio::awaitable<result<universe>> network::load_universe() {
     auto perps = parse_futures_exchange_info(**futures_answer);
     if (!perps)
         co_return perps.error();
-    auto spot = parse_spot_exchange_info(**spot_answer);
-    if (!spot)
-        co_return spot.error();
+    auto pairs = parse_spot_exchange_info(**spot_answer);
+    if (!pairs)
+        co_return pairs.error();
     // Without brackets the markets still serve; their maximum leverage is unknown (0) until the
     // next refresh learns it.
     auto leverage =
@@ -159,7 +159,7 @@ asio::awaitable<result<universe>> network::load_universe() {
         log::warn("msg=\"leverage brackets unknown\" provider=" + name() + " reason=\"" +
                   leverage.error().message + "\"");
     }
-    co_return universe(std::move(*perps), std::move(*spot));
+    co_return universe(std::move(*perps), std::move(*pairs));
 }
 
 asio::awaitable<result<network::universe_ptr>> network::reload() {

@@ -53,10 +53,10 @@ asio::awaitable<result<json::value const*>> await_json(flight_ptr const& f, json
 /// The perp of a market read, after the parameters were checked by the route.
 /// @par Errors MARKET_NOT_FOUND.
 asio::awaitable<result<perp_market>> market_of(network& n, std::string const& symbol) {
-    auto markets = co_await n.markets();
-    if (!markets)
-        co_return markets.error();
-    if (auto const* m = (*markets)->find_perp(symbol))
+    auto known = co_await n.markets();
+    if (!known)
+        co_return known.error();
+    if (auto const* m = (*known)->find_perp(symbol))
         co_return *m;
     co_return make_error(errc::market_not_found,
                          "Unknown perps market '" + symbol + "' on " + n.name() +
@@ -69,15 +69,15 @@ template <class T>
 asio::awaitable<result<std::vector<T>>>
 account_list(network& n, address const& user, std::string path,
              result<std::vector<T>> (*map)(json::value const&, universe const&)) {
-    auto markets = co_await n.markets();
-    if (!markets)
-        co_return markets.error();
+    auto known = co_await n.markets();
+    if (!known)
+        co_return known.error();
     auto f = n.start_signed_get(venue::futures, std::move(path), {}, user);
     json_ptr keep;
     auto body = co_await await_json(f, keep);
     if (!body)
         co_return body.error();
-    co_return map(**body, **markets);
+    co_return map(**body, **known);
 }
 
 class perps final : public perps_reads {
@@ -86,25 +86,22 @@ public:
         : n_(std::move(n)) {}
 
     async_result<price_map> prices(call_context const&, prices_params const&) override {
-        auto markets = co_await n_->markets();
-        if (!markets)
-            co_return markets.error();
+        auto known = co_await n_->markets();
+        if (!known)
+            co_return known.error();
         auto f = n_->start_get(venue::futures, futures("ticker/price"), {}, ttl());
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
             co_return body.error();
-        co_return to_prices(**body, **markets, venue::futures);
+        co_return to_prices(**body, **known, venue::futures);
     }
 
     async_result<std::vector<market_info>> markets(call_context const&) override {
-        auto markets = co_await n_->markets();
-        if (!markets)
-            co_return markets.error();
-        std::vector<market_info> out;
-        for (auto const& m : (*markets)->perps())
-            out.push_back(to_market_info(m));
-        co_return out;
+        auto known = co_await n_->markets();
+        if (!known)
+            co_return known.error();
+        co_return to_market_infos(**known, venue::futures);
     }
 
     async_result<std::vector<trade>> trades(call_context const&, std::string const& symbol,
@@ -210,9 +207,9 @@ public:
      */
     async_result<std::vector<fill>> fills(call_context const& ctx, address const& user,
                                           fills_params const& p) override {
-        auto markets = co_await n_->markets();
-        if (!markets)
-            co_return markets.error();
+        auto known = co_await n_->markets();
+        if (!known)
+            co_return known.error();
         std::int64_t const end = p.end_time.value_or(ctx.now_ms);
         std::int64_t const start = p.start_time.value_or(end - user_trades_window_ms + 1);
         auto const limit = static_cast<std::size_t>(*p.limit);
@@ -250,7 +247,7 @@ public:
             auto body = co_await await_json(r, keep);
             if (!body)
                 co_return body.error();
-            auto some = to_fills(**body, **markets);
+            auto some = to_fills(**body, **known);
             if (!some)
                 co_return some.error();
             out.insert(out.end(), std::make_move_iterator(some->begin()),
@@ -315,26 +312,23 @@ public:
         : n_(std::move(n)) {}
 
     async_result<price_map> prices(call_context const&) override {
-        auto markets = co_await n_->markets();
-        if (!markets)
-            co_return markets.error();
+        auto known = co_await n_->markets();
+        if (!known)
+            co_return known.error();
         auto f =
             n_->start_get(venue::spot, spot_path("ticker/price"), {}, n_->options().market_ttl);
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
             co_return body.error();
-        co_return to_prices(**body, **markets, venue::spot);
+        co_return to_prices(**body, **known, venue::spot);
     }
 
     async_result<std::vector<market_info>> markets(call_context const&) override {
-        auto markets = co_await n_->markets();
-        if (!markets)
-            co_return markets.error();
-        std::vector<market_info> out;
-        for (auto const& m : (*markets)->spot())
-            out.push_back(to_market_info(m));
-        co_return out;
+        auto known = co_await n_->markets();
+        if (!known)
+            co_return known.error();
+        co_return to_market_infos(**known, venue::spot);
     }
 
     async_result<std::vector<spot_balance>> balances(call_context const&,
@@ -359,13 +353,13 @@ public:
     /// The stock and commodity perps (CONTRACT §4): marks of every perp in one read, each
     /// market's open interest alongside, all at once.
     async_result<std::vector<dex_market>> markets(call_context const&) override {
-        auto markets = co_await n_->markets();
-        if (!markets)
-            co_return markets.error();
+        auto known = co_await n_->markets();
+        if (!known)
+            co_return known.error();
         auto const ttl = n_->options().market_ttl;
         auto marks_flight = n_->start_get(venue::futures, futures("premiumIndex"), {}, ttl);
         std::vector<std::pair<std::string, flight_ptr>> oi;
-        for (auto const& m : (*markets)->perps())
+        for (auto const& m : (*known)->perps())
             if (m.rwa)
                 oi.emplace_back(m.upstream,
                                 n_->start_get(venue::futures, futures("openInterest"),
@@ -385,7 +379,7 @@ public:
                 co_return v.error();
             open_interest[symbol] = std::move(*v);
         }
-        co_return to_rwas_markets(**markets, **marks, open_interest);
+        co_return to_rwas_markets(**known, **marks, open_interest);
     }
 
     // beta has no builder dexes (CONTRACT §4): its real-world assets are perps.
