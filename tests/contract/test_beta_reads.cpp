@@ -616,7 +616,9 @@ TEST_CASE("beta account reads are signed by the gateway's read signer: 403 until
     CHECK(d->rate_limit.requests == 2400);
     CHECK(d->rate_limit.window_seconds == 60);
     // alpha has no read signer.
-    for (auto const& vd : gw.sdk->provider("alpha")->vertical_details)
+    auto const alpha = gw.sdk->provider("alpha");
+    REQUIRE(alpha);
+    for (auto const& vd : alpha->vertical_details)
         CHECK_FALSE(vd.read_signer);
 }
 
