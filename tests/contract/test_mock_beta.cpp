@@ -153,7 +153,8 @@ signing by(wallet const& w, std::string user = {}) {
 }
 
 /// `path?params&nonce=..&user=..&signer=..&signature=..` (beta.md §3.1 steps 1-7).
-std::string signed_target(std::string const& path, std::string const& params, signing s = {}) {
+std::string signed_target(std::string const& path, std::string const& params,
+                          signing const& s = {}) {
     std::string const user = s.user.empty() ? s.signer->address : s.user;
     std::uint64_t const nonce = s.nonce ? *s.nonce : gateway::sign::beta::next_nonce_us();
     std::string msg = params;
@@ -166,12 +167,12 @@ std::string signed_target(std::string const& path, std::string const& params, si
 }
 
 gateway::test::raw_response signed_get(mock_server const& m, std::string const& path,
-                                       std::string const& params = {}, signing s = {}) {
+                                       std::string const& params = {}, signing const& s = {}) {
     return get(m, signed_target(path, params, s));
 }
 
 json::value signed_json(mock_server const& m, std::string const& path,
-                        std::string const& params = {}, signing s = {}) {
+                        std::string const& params = {}, signing const& s = {}) {
     auto const r = signed_get(m, path, params, s);
     INFO(path << "?" << params << " -> " << r.status << " " << r.body);
     REQUIRE(r.status == 200);

@@ -106,10 +106,10 @@ json::object perp_symbol(perp_def const& p) {
     s["baseAssetPrecision"] = 8;
     s["quotePrecision"] = 8;
     s["underlyingType"] = "COIN";
-    json::array sub;
+    json::array sub_types;
     if (!p.sub_type.empty())
-        sub.push_back(json::string(p.sub_type));
-    s["underlyingSubType"] = std::move(sub);
+        sub_types.push_back(json::string(p.sub_type));
+    s["underlyingSubType"] = std::move(sub_types);
     s["symbolType"] = p.sub_type.empty() ? 0 : 1;
     if (!p.sub_type.empty()) {
         s["tradingMode"] = 1;
@@ -211,9 +211,9 @@ json::object spot_symbol(spot_def const& sp) {
     notional["applyMaxToMarket"] = false;
     notional["avgPriceMins"] = 5;
     filters.push_back(std::move(notional));
-    auto max_notional = filter("MAX_NOTIONAL");
-    max_notional["maxNotional"] = "9000000";
-    filters.push_back(std::move(max_notional));
+    auto notional_cap = filter("MAX_NOTIONAL");
+    notional_cap["maxNotional"] = "9000000";
+    filters.push_back(std::move(notional_cap));
     auto orders = filter("MAX_NUM_ORDERS");
     orders["limit"] = 200;
     filters.push_back(std::move(orders));

@@ -479,9 +479,10 @@ private:
         std::int64_t const from = start.value ? *start.value
                                   : end.value ? *end.value - seven_days_ms
                                               : to - seven_days_ms;
+        auto const picked = window(std::move(items), from, to, start.value.has_value(), limit.value,
+                                   [](income_record const& x) { return x.time; });
         json::array out;
-        for (auto const& r : window(std::move(items), from, to, start.value.has_value(),
-                                    limit.value, [](income_record const& x) { return x.time; }))
+        for (auto const& r : picked)
             out.push_back(income_json(r));
         return json_response(http::status::ok, out, v);
     }
