@@ -173,6 +173,20 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_budget(c.beta_budget, v);
              }},
+            {"beta-spot-budget", "GATEWAY_BETA_SPOT_BUDGET", "upstream.betaSpotBudget",
+             "beta spot upstream request weight the gateway spends per 60 s (the upstream "
+             "allows 6000 per IP)",
+             [](server_config& c, std::string const& v) {
+                 return set_budget(c.beta_spot_budget, v);
+             }},
+            {"beta-read-signer-key-file", "GATEWAY_BETA_READ_SIGNER_KEY_FILE",
+             "providers.beta.readSignerKeyFile",
+             "file holding the key (hex) of beta's read signer, which signs account reads; "
+             "default <data-dir>/beta-read-signer.key, generated once",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 c.beta_read_signer_key_file = v;
+                 return std::nullopt;
+             }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {
@@ -226,6 +240,9 @@ std::vector<setting> const& settings() {
             {"testnet-ws-url", "TESTNET_WS_URL", "testnetWsUrl",
              &upstream_endpoints::testnet_ws_url},
             {"clob-base-url", "CLOB_BASE_URL", "clobBaseUrl", &upstream_endpoints::clob_base_url},
+            {"spot-base-url", "SPOT_BASE_URL", "spotBaseUrl", &upstream_endpoints::spot_base_url},
+            {"testnet-spot-base-url", "TESTNET_SPOT_BASE_URL", "testnetSpotBaseUrl",
+             &upstream_endpoints::testnet_spot_base_url},
         };
         add_account_abuse_settings(t);
         for (std::string const provider : {"alpha", "beta", "gamma"}) {
@@ -235,7 +252,9 @@ std::vector<setting> const& settings() {
             for (auto const& f : fields) {
                 bool const is_clob = std::string_view(f.flag) == "clob-base-url";
                 bool const is_testnet = std::string_view(f.flag).rfind("testnet", 0) == 0;
-                if ((is_clob && provider != "gamma") || (is_testnet && provider == "gamma"))
+                bool const is_spot = std::string_view(f.flag).find("spot-") != std::string::npos;
+                if ((is_clob && provider != "gamma") || (is_testnet && provider == "gamma") ||
+                    (is_spot && provider != "beta"))
                     continue;
                 auto const member = f.member;
                 t.push_back({provider + "-" + f.flag, "GATEWAY_" + upper + "_" + f.env,

@@ -23,6 +23,10 @@ struct upstream_endpoints {
     std::string testnet_base_url;
     std::string testnet_ws_url;
     std::string clob_base_url; ///< gamma only: its order-book/trading upstream
+    /// beta only: its spot REST upstream, on its own host upstream (empty: `base_url`, as on
+    /// mock-beta, which serves futures and spot on one port).
+    std::string spot_base_url;
+    std::string testnet_spot_base_url;
 };
 
 struct server_config {
@@ -49,6 +53,11 @@ struct server_config {
     std::uint32_t alpha_budget = 1200;
     /// Weight per 60 s the gateway spends on beta's futures upstream (beta.md §8: 2400 per IP).
     std::uint32_t beta_budget = 2400;
+    /// Weight per 60 s the gateway spends on beta's spot upstream (beta.md §8: 6000 per IP).
+    std::uint32_t beta_spot_budget = 6000;
+    /// beta's read signer (CONTRACT §6.2): a file holding its secp256k1 key in hex. Empty:
+    /// `<data-dir>/beta-read-signer.key`, generated once (0600) and kept.
+    std::string beta_read_signer_key_file;
     /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).
     double key_rate_per_second = 20;
     double key_burst = 40;

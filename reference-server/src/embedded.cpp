@@ -1,7 +1,12 @@
 #include "embedded.hpp"
 
-#include <gateway/mocks/mock_server.hpp>
+#include "providers/beta/read_signer.hpp"
 
+#include <gateway/mocks/mock_server.hpp>
+#include <gateway/sign/secp256k1.hpp>
+
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace gateway::server {
@@ -15,11 +20,13 @@ public:
     }
     ~embedded_impl() override { stop(); }
 
-    mocks::mock_server& add(mocks::upstream kind, bool testnet, std::uint64_t seed) {
+    mocks::mock_server& add(mocks::upstream kind, bool testnet, std::uint64_t seed,
+                            std::optional<std::string> approved_signer = std::nullopt) {
         mocks::mock_options opt;
         opt.kind = kind;
         opt.testnet = testnet;
         opt.seed = seed;
+        opt.approve_signer_for_all = std::move(approved_signer);
         mocks_.push_back(mocks::mock_server::start(opt));
         return *mocks_.back();
     }
@@ -31,9 +38,16 @@ private:
 
 std::unique_ptr<embedded_upstreams> embedded_upstreams::start(server_config& cfg) {
     auto e = std::make_unique<embedded_impl>();
+    // CONTRACT §10: mock-beta takes every account to have approved the gateway's beta read signer
+    // (the key beta's provider loads from the same place), so account reads work out of the box.
+    auto const read_signer =
+        sign::address_of(beta::load_read_signer(cfg.data_dir, cfg.beta_read_signer_key_file)).str();
     for (auto kind : {mocks::upstream::alpha, mocks::upstream::beta}) {
-        auto& main = e->add(kind, false, 42);
-        auto& test = e->add(kind, true, 4242);
+        std::optional<std::string> approved;
+        if (kind == mocks::upstream::beta)
+            approved = read_signer;
+        auto& main = e->add(kind, false, 42, approved);
+        auto& test = e->add(kind, true, 4242, approved);
         auto& p = cfg.providers[kind == mocks::upstream::alpha ? "alpha" : "beta"];
         p.base_url = main.base_url();
         p.ws_url = main.ws_url();

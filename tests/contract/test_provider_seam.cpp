@@ -27,9 +27,10 @@ TEST_CASE("beta prices go through the upstream channel: cached, coalesced and wi
     SECTION("a spent budget is 503 PROVIDER_UNAVAILABLE with Retry-After, and nothing is sent") {
         test_gateway gw([](auto& c) {
             c.market_cache_ttl = std::chrono::milliseconds(0);
-            // One all-symbols ticker/price (weight 2), plus the start-up probe (weight 1) if it
-            // has run; never two tickers.
-            c.beta_budget = 3;
+            // The market universe (exchangeInfo and leverageBracket, weight 1 each), one
+            // all-symbols ticker/price (weight 2), plus the start-up probe (weight 1) if it has
+            // run; never two tickers.
+            c.beta_budget = 5;
         });
         auto const key = gw.create_key();
         reset_stats(*gw.beta);

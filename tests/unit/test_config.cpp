@@ -130,3 +130,38 @@ TEST_CASE("maxConnections comes from the file, GATEWAY_MAX_CONNECTIONS or --max-
     REQUIRE_FALSE(bad);
     CHECK(bad.error().find("--max-connections") != std::string::npos);
 }
+
+TEST_CASE("beta's spot upstream, spot budget and read signer key file are settings",
+          "[unit][config][beta]") {
+    auto const defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->beta_spot_budget == 6000);
+    CHECK(defaults->beta_read_signer_key_file.empty());
+    CHECK(defaults->providers.at("beta").spot_base_url.empty());
+
+    auto const file = write_temp(R"({"providers":{"beta":{
+        "spotBaseUrl":"https://sapi.asterdex.com","readSignerKeyFile":"/etc/gw/beta.key"}},
+        "upstream":{"betaSpotBudget":3000}})");
+    auto cfg = load_config(
+        file, env_of({{"GATEWAY_BETA_TESTNET_SPOT_BASE_URL", "https://sapi.asterdex-testnet.com"}}),
+        {{"beta-spot-budget", "4000"}});
+    std::remove(file.c_str());
+    REQUIRE(cfg);
+    auto const& beta = cfg->providers.at("beta");
+    CHECK(beta.spot_base_url == "https://sapi.asterdex.com");
+    CHECK(beta.testnet_spot_base_url == "https://sapi.asterdex-testnet.com");
+    CHECK(cfg->beta_read_signer_key_file == "/etc/gw/beta.key");
+    CHECK(cfg->beta_spot_budget == 4000); // the flag beats the file
+
+    // Only beta has a separate spot upstream; addresses must be URLs; budgets in range.
+    for (auto const& [flag, value] : std::vector<std::pair<std::string, std::string>>{
+             {"alpha-spot-base-url", "https://x"},
+             {"gamma-testnet-spot-base-url", "https://x"},
+             {"beta-spot-base-url", "sapi.asterdex.com"},
+             {"beta-spot-budget", "12"}}) {
+        CAPTURE(flag, value);
+        auto bad = load_config(std::nullopt, env_of({}), {{flag, value}});
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().find("--" + flag) != std::string::npos);
+    }
+}

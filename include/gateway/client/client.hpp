@@ -124,6 +124,13 @@ public:
     /// @par Errors VALIDATION_ERROR (`address`).
     result<std::vector<spot_balance>> spot_balances(std::string_view provider,
                                                     std::string_view address) const;
+    /// `GET /v1/spot/{provider}/prices`: spot pair (`BASE/QUOTE`) -> price (spec 2.9's map).
+    result<price_map> spot_prices(std::string_view provider) const;
+    /**
+     * `GET /v1/rwas/{provider}/markets` (CONTRACT §4): the provider's real-world-asset markets,
+     * alpha's builder-dex markets (`xyz:TSLA`) or beta's stock and commodity perps (`TSLA`).
+     */
+    result<std::vector<dex_market>> rwas_markets(std::string_view provider) const;
     /// `GET /v1/rwas/{provider}/dexes` (spec 2.12).
     result<std::vector<gateway::dex>> dexes(std::string_view provider) const;
     /// `GET /v1/rwas/{provider}/dexes/{dex}`: the dex and its markets (CONTRACT §4).

@@ -1,16 +1,27 @@
 #include "beta_router.hpp"
 
-#include "../common/format.hpp"
+#include "beta_accounts.hpp"
+#include "beta_auth.hpp"
+#include "beta_ledger.hpp"
+#include "beta_public.hpp"
+#include "beta_replies.hpp"
+
+#include "../common/candles.hpp"
 #include "../common/http_util.hpp"
 #include "../common/json_out.hpp"
 #include "../common/rate_limiter.hpp"
-#include "../common/rng.hpp"
+
+#include <gateway/providers/beta/errors.hpp>
+#include <gateway/providers/beta/weights.hpp>
 
 #include <boost/json/array.hpp>
 #include <boost/json/object.hpp>
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <limits>
+#include <stdexcept>
 #include <string_view>
 
 namespace gateway::mocks::beta {
@@ -18,115 +29,171 @@ namespace gateway::mocks::beta {
 namespace {
 
 namespace json = boost::json;
+namespace w = gateway::wire::beta;
 
-// ---------------------------------------------------------------------------------------------
-// Seed markets (beta.md §0, §4.1 exchangeInfo)
+constexpr auto budget_window = std::chrono::seconds(w::window_seconds);
+constexpr std::int64_t seven_days_ms = 7 * 86'400'000LL;
+constexpr std::size_t max_user_trades = 1000;
+constexpr std::size_t default_user_trades = 500;
+constexpr std::size_t max_income = 1000;
+constexpr std::size_t default_income = 100;
 
-struct perp_def {
-    std::string_view symbol;
-    std::string_view base;
-    std::string_view sub_type; ///< "" (crypto), "STOCK" or "RWA"
-    std::string_view name;     ///< stock/RWA display name
-    std::string_view channel;  ///< stock/RWA price source
-    unsigned px_scale;         ///< tick decimals; prices print with this many decimals
-    unsigned price_precision;  ///< as the real exchangeInfo says (may differ from the tick!)
-    unsigned sz_scale;         ///< step decimals
-    std::string_view min_qty, max_qty, market_max_qty;
-    std::int64_t mark; ///< px_scale units
-    std::int64_t lot;  ///< sz_scale units
-    std::uint32_t step_ppm;
-    std::int64_t onboard_date;
+enum class endpoint {
+    ping,
+    time,
+    exchange_info,
+    depth,
+    trades,
+    klines,
+    ticker_price,
+    ticker_24hr,
+    book_ticker,
+    premium_index,
+    open_interest,
+    account,
+    balance,
+    position_risk,
+    open_orders,
+    user_trades,
+    income,
+    leverage_bracket,
+    spot_account,
 };
 
-constexpr std::array<perp_def, 5> perps{{
-    {"BTCUSDT", "BTC", "", "", "", 1, 1, 3, "0.001", "1000", "120", 670000, 1500, 600,
-     1679961600000},
-    {"ETHUSDT", "ETH", "", "", "", 2, 2, 3, "0.001", "10000", "2000", 350000, 20000, 800,
-     1679961600000},
-    {"SOLUSDT", "SOL", "", "", "", 2, 2, 2, "0.01", "100000", "10000", 15000, 10000, 1000,
-     1679961600000},
-    // The real TSLAUSDT says pricePrecision 6 while its tick is 0.01 (beta.md §4.1): kept, so
-    // clients that size prices from pricePrecision instead of tickSize show up in tests.
-    {"TSLAUSDT", "TSLA", "STOCK", "Tesla Inc.", "nasdaq", 2, 6, 2, "0.01", "100000", "5", 43000,
-     2000, 700, 1752562800000},
-    {"XAUUSDT", "XAU", "RWA", "Gold", "forex", 2, 2, 3, "0.001", "10000", "100", 335000, 5000, 400,
-     1755590400000},
-}};
-
-struct spot_def {
-    std::string_view symbol;
-    std::string_view perp; ///< priced from this perp's mark, or "" for its own market
-    unsigned px_scale;
-    unsigned sz_scale;
-    std::int64_t mark; ///< own market only
-    std::int64_t lot;
+struct route {
+    venue where;
+    std::string_view name; ///< the path after `/fapi/v3/` or `/api/v3/`
+    endpoint id;
+    bool is_signed;
 };
 
-constexpr std::array<spot_def, 3> spots{{
-    {"BTCUSDT", "BTCUSDT", 2, 5, 0, 0},
-    {"ETHUSDT", "ETHUSDT", 2, 4, 0, 0},
-    {"ASTERUSDT", "", 4, 2, 12000, 500000}, // 1.2000 USDT, 5000 ASTER per level
+constexpr std::array<route, 29> routes{{
+    {venue::futures, "ping", endpoint::ping, false},
+    {venue::futures, "time", endpoint::time, false},
+    {venue::futures, "exchangeInfo", endpoint::exchange_info, false},
+    {venue::futures, "depth", endpoint::depth, false},
+    {venue::futures, "trades", endpoint::trades, false},
+    {venue::futures, "klines", endpoint::klines, false},
+    {venue::futures, "ticker/price", endpoint::ticker_price, false},
+    {venue::futures, "ticker/24hr", endpoint::ticker_24hr, false},
+    {venue::futures, "ticker/bookTicker", endpoint::book_ticker, false},
+    {venue::futures, "premiumIndex", endpoint::premium_index, false},
+    {venue::futures, "openInterest", endpoint::open_interest, false},
+    {venue::futures, "account", endpoint::account, true},
+    {venue::futures, "accountWithJoinMargin", endpoint::account, true},
+    {venue::futures, "balance", endpoint::balance, true},
+    {venue::futures, "positionRisk", endpoint::position_risk, true},
+    {venue::futures, "openOrders", endpoint::open_orders, true},
+    {venue::futures, "userTrades", endpoint::user_trades, true},
+    {venue::futures, "income", endpoint::income, true},
+    {venue::futures, "leverageBracket", endpoint::leverage_bracket, true},
+    {venue::spot, "ping", endpoint::ping, false},
+    {venue::spot, "time", endpoint::time, false},
+    {venue::spot, "exchangeInfo", endpoint::exchange_info, false},
+    {venue::spot, "depth", endpoint::depth, false},
+    {venue::spot, "trades", endpoint::trades, false},
+    {venue::spot, "klines", endpoint::klines, false},
+    {venue::spot, "ticker/price", endpoint::ticker_price, false},
+    {venue::spot, "ticker/24hr", endpoint::ticker_24hr, false},
+    {venue::spot, "ticker/bookTicker", endpoint::book_ticker, false},
+    {venue::spot, "account", endpoint::spot_account, true},
 }};
 
-constexpr std::uint32_t futures_budget = 2400; // beta.md §8
-constexpr std::uint32_t spot_budget = 6000;    // real spot exchangeInfo, Jan 2026 (beta.md §8)
-constexpr auto budget_window = std::chrono::minutes(1);
-constexpr std::array<unsigned, 7> depth_limits{5, 10, 20, 50, 100, 500, 1000};
-constexpr std::int64_t update_id_base = 148'964'776'071;
-
-// ---------------------------------------------------------------------------------------------
-// Responses
-
-json::object error_body(int code, std::string_view msg) {
-    json::object o;
-    o["code"] = code;
-    o["msg"] = msg;
-    return o;
+std::int64_t now_us() {
+    return std::chrono::duration_cast<std::chrono::microseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
-net::response error(http::status st, int code, std::string_view msg, unsigned v) {
-    return json_response(st, error_body(code, msg), v);
+/// The query string of a target as sent (not decoded): what a GET's signature covers.
+std::string_view raw_query(std::string_view target) {
+    auto const q = target.find('?');
+    return q == std::string_view::npos ? std::string_view() : target.substr(q + 1);
 }
 
-net::response missing(std::string_view param, unsigned v) {
-    return error(http::status::bad_request, -1102,
-                 "Mandatory parameter '" + std::string(param) +
-                     "' was not sent, was empty/null, or malformed.",
-                 v);
+std::optional<std::string> normalized_signer(mock_options const& o) {
+    if (!o.approve_signer_for_all)
+        return std::nullopt;
+    auto a = ledger::normalize_address(*o.approve_signer_for_all);
+    if (!a)
+        throw std::invalid_argument(
+            "mock_server: approve_signer_for_all must be 0x followed by 40 hex digits");
+    return a;
 }
 
-net::response invalid_symbol(unsigned v) {
-    return error(http::status::bad_request, -1121, "Invalid symbol.", v);
+/// A time or id parameter: absent, a number, or the -1100 answer.
+struct number_param {
+    std::optional<std::int64_t> value;
+    std::optional<net::response> error;
+};
+
+number_param read_number(query_params const& q, std::string_view key, unsigned v) {
+    auto const text = query_get(q, key);
+    if (!text)
+        return {};
+    auto const n = parse_uint(*text);
+    if (!n || *n > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max() / 2))
+        return {std::nullopt, illegal_chars(key, v)};
+    return {static_cast<std::int64_t>(*n), std::nullopt};
 }
 
-net::response illegal_chars(std::string_view param, unsigned v) {
-    return error(http::status::bad_request, -1100,
-                 "Illegal characters found in parameter '" + std::string(param) +
-                     "'; legal range is '^[0-9]{1,20}$'.",
-                 v);
+/// A `limit` in 1..max (larger is cut to max, as the upstream does); 0 is -1130.
+struct limit_param {
+    std::size_t value = 0;
+    std::optional<net::response> error;
+};
+
+limit_param read_limit(query_params const& q, std::size_t fallback, std::size_t max, unsigned v) {
+    auto const n = read_number(q, "limit", v);
+    if (n.error)
+        return {0, n.error};
+    if (!n.value)
+        return {fallback, std::nullopt};
+    if (*n.value == 0)
+        return {0, invalid_parameter("limit", v)};
+    return {
+        static_cast<std::size_t>(std::min<std::int64_t>(*n.value, static_cast<std::int64_t>(max))),
+        std::nullopt};
 }
 
-/// beta.md §4.1: depth weight by limit.
-std::uint32_t depth_weight(unsigned limit) {
-    if (limit <= 50)
-        return 2;
-    if (limit <= 100)
-        return 5;
-    if (limit <= 500)
-        return 10;
-    return 20;
+/// The items of `all` (oldest first) inside [start, end]: the first `limit` when a start was
+/// asked for, else the last `limit`.
+template <class T, class Time>
+std::vector<T> window(std::vector<T> all, std::int64_t start, std::int64_t end, bool from_start,
+                      std::size_t limit, Time time_of) {
+    std::erase_if(all, [&](T const& x) { return time_of(x) < start || time_of(x) > end; });
+    if (all.size() > limit) {
+        if (from_start)
+            all.resize(limit);
+        else
+            all.erase(all.begin(), all.end() - static_cast<std::ptrdiff_t>(limit));
+    }
+    return all;
 }
-
-enum class venue { futures, spot };
 
 class router final : public upstream_router {
 public:
     router(market_state& markets, mock_options const& options)
         : markets_(markets)
-        , futures_limiter_(futures_budget, budget_window)
-        , spot_limiter_(spot_budget, budget_window)
-        , update_base_(update_id_base +
-                       static_cast<std::int64_t>(options.seed % 1'000'000) * 1000) {}
+        , futures_limiter_(options.rate_limits ? w::futures_budget
+                                               : std::numeric_limits<std::uint32_t>::max(),
+                           budget_window)
+        , spot_limiter_(options.rate_limits ? w::spot_budget
+                                            : std::numeric_limits<std::uint32_t>::max(),
+                        budget_window)
+        , ledger_(options.seed, contracts(), {"USDT", "BTC", "ETH", "ASTER"})
+        , auth_(ledger_, options.testnet, normalized_signer(options))
+        , candles_(make_candles(markets, options.seed))
+        , data_(markets_, *candles_, ledger_, options.seed) {
+        markets_.set_trade_listener([c = candles_.get()](std::size_t i, trade const& t) {
+            c->record(i, t.time_ms, t.px, t.sz);
+        });
+    }
+
+    ~router() override { markets_.set_trade_listener({}); }
+
+    router(router const&) = delete;
+    router& operator=(router const&) = delete;
 
     std::string classify(net::request const& req) const override {
         return std::string(req.method_string()) + " " + split_target(req.target()).path;
@@ -136,74 +203,63 @@ public:
         auto const t = split_target(req.target());
         unsigned const v = req.version();
         std::string_view const path = t.path;
-        venue where;
-        std::string_view endpoint;
+        std::optional<venue> where;
+        std::string_view name;
         if (path.substr(0, 9) == "/fapi/v3/") {
             where = venue::futures;
-            endpoint = path.substr(9);
+            name = path.substr(9);
         } else if (path.substr(0, 8) == "/api/v3/") {
             where = venue::spot;
-            endpoint = path.substr(8);
-        } else {
-            return unknown_path(req);
+            name = path.substr(8);
         }
-        bool const known =
-            where == venue::futures
-                ? (endpoint == "ping" || endpoint == "time" || endpoint == "exchangeInfo" ||
-                   endpoint == "depth" || endpoint == "trades" || endpoint == "ticker/price")
-                : (endpoint == "ping" || endpoint == "time" || endpoint == "ticker/price");
-        if (!known || req.method() != http::verb::get)
+        auto const r = std::find_if(routes.begin(), routes.end(), [&](route const& x) {
+            return where && x.where == *where && x.name == name;
+        });
+        if (r == routes.end() || req.method() != http::verb::get)
             return unknown_path(req);
 
-        // Weight is charged before validation, like the real exchange.
-        std::uint32_t weight = 1;
+        // Weight is charged before any other check, like the real exchange.
         auto const symbol = query_get(t.query, "symbol");
-        if (endpoint == "ticker/price" && !symbol)
-            weight = 2;
-        if (endpoint == "depth") {
-            auto const limit = query_get(t.query, "limit");
-            weight = depth_weight(limit ? static_cast<unsigned>(std::min<std::uint64_t>(
-                                              parse_uint(*limit).value_or(0), 1000))
-                                        : 500);
-        }
-        auto& limiter = where == venue::futures ? futures_limiter_ : spot_limiter_;
+        auto const limit = query_get(t.query, "limit");
+        std::uint32_t const weight =
+            w::weight(path, symbol && !symbol->empty(),
+                      limit ? static_cast<unsigned>(std::min<std::uint64_t>(
+                                  parse_uint(*limit).value_or(0), 1'000'000))
+                            : 0);
+        auto& limiter = r->where == venue::futures ? futures_limiter_ : spot_limiter_;
         auto const verdict = limiter.admit(who.address, weight, weight_limiter::clock::now());
         net::response res = [&] {
             if (!verdict.admitted) {
-                auto r = error(http::status::too_many_requests, -1003,
-                               "Too many requests; current limit of IP(" + who.address + ") is " +
-                                   std::to_string(limiter.limit()) +
-                                   " requests per minute. Please use the websocket for live "
-                                   "updates to avoid polling the API.",
-                               v);
-                r.set(http::field::retry_after, "60");
-                return r;
+                auto e = error_reply(w::too_many_requests,
+                                     w::too_many_requests_msg(who.address, limiter.limit()), v);
+                e.set(http::field::retry_after, std::to_string(w::window_seconds));
+                return e;
             }
-            if (endpoint == "ping")
-                return json_response(http::status::ok, json::object{}, v);
-            if (endpoint == "time") {
-                json::object o;
-                o["serverTime"] = now_ms();
-                return json_response(http::status::ok, o, v);
-            }
-            if (endpoint == "exchangeInfo")
-                return json_response(http::status::ok, exchange_info(), v);
-            if (endpoint == "depth")
-                return depth(t.query, v);
-            if (endpoint == "trades")
-                return trades(t.query, v);
-            return ticker_price(where, t.query, v);
+            if (!r->is_signed)
+                return serve_public(*r, t.query, v);
+            std::string_view const raw = req.method() == http::verb::get || req.body().empty()
+                                             ? raw_query(req.target())
+                                             : std::string_view(req.body());
+            auto checked = auth_.verify(raw, now_us());
+            if (auto const* refusal = std::get_if<auth_refusal>(&checked))
+                return error_reply(refusal->error, refusal->msg, v);
+            return serve_signed(*r, std::get<signed_request>(checked), v);
         }();
-        res.set("X-MBX-USED-WEIGHT-1M", std::to_string(verdict.used));
+        res.set(w::used_weight_header, std::to_string(verdict.used));
         return res;
     }
 
     net::response forced_status(unsigned status, unsigned version) const override {
         auto const st = static_cast<http::status>(status);
-        if (status == 429)
-            return error(st, -1003, "Too many requests; please use the websocket for live updates.",
-                         version);
-        return error(st, -1000, "An unknown error occured while processing the request.", version);
+        boost::json::object o;
+        if (status == 429) {
+            o["code"] = w::too_many_requests.code;
+            o["msg"] = "Too many requests; please use the websocket for live updates.";
+        } else {
+            o["code"] = w::unknown.code;
+            o["msg"] = w::unknown.msg;
+        }
+        return json_response(st, o, version);
     }
 
     net::response render_failure(net::failure const& f, unsigned version) const override {
@@ -211,286 +267,249 @@ public:
                         : f.kind == net::failure_kind::payload_too_large
                             ? http::status::payload_too_large
                             : http::status::internal_server_error;
-        return error(st, -1000, f.message, version);
+        boost::json::object o;
+        o["code"] = w::unknown.code;
+        o["msg"] = f.message;
+        return json_response(st, o, version);
+    }
+
+    std::optional<net::response> handle_control(net::request const& req) override {
+        if (auto r = accounts_control(req, ledger_, markets_))
+            return r;
+        return agents_control(req, ledger_);
     }
 
 private:
+    static std::unique_ptr<candle_history> make_candles(market_state const& markets,
+                                                        std::uint64_t seed) {
+        // Backfilled up to the first seeded trade, then fed every trade (the listener).
+        std::int64_t first = now_ms();
+        for (std::size_t i = 0; i < markets.size(); ++i)
+            for (auto const& t : markets.trades(i, 1))
+                first = std::min(first, t.time_ms);
+        std::vector<market_spec> specs;
+        for (std::size_t i = 0; i < markets.size(); ++i)
+            specs.push_back(markets.spec(i));
+        auto c = std::make_unique<candle_history>(seed, specs, first);
+        for (std::size_t i = 0; i < markets.size(); ++i)
+            for (auto const& t : markets.trades(i, market_state::trades_kept))
+                c->record(i, t.time_ms, t.px, t.sz);
+        return c;
+    }
+
     static net::response unknown_path(net::request const& req) {
-        return error(http::status::not_found, -5000,
-                     "Path " + split_target(req.target()).path + ", Method " +
-                         std::string(req.method_string()) + " is invalid",
-                     req.version());
+        boost::json::object o;
+        o["code"] = -5000;
+        o["msg"] = "Path " + split_target(req.target()).path + ", Method " +
+                   std::string(req.method_string()) + " is invalid";
+        return json_response(http::status::not_found, o, req.version());
     }
 
-    std::optional<std::size_t> perp_index(std::string const& symbol) const {
-        for (auto const& p : perps)
-            if (p.symbol == symbol)
-                return markets_.find(symbol);
-        return std::nullopt;
-    }
-
-    static perp_def const& perp(std::string_view symbol) {
-        return *std::find_if(perps.begin(), perps.end(),
-                             [&](perp_def const& p) { return p.symbol == symbol; });
-    }
-
-    std::string price_text(std::int64_t px, perp_def const& p) const {
-        return fixed(px, p.px_scale, p.px_scale);
-    }
-
-    json::object exchange_info() const {
-        json::object o;
-        o["timezone"] = "UTC";
-        o["serverTime"] = now_ms();
-        o["futuresType"] = "U_MARGINED";
-        auto limit = [](char const* type, char const* interval, int n, int lim) {
-            json::object l;
-            l["rateLimitType"] = type;
-            l["interval"] = interval;
-            l["intervalNum"] = n;
-            l["limit"] = lim;
-            return l;
-        };
-        o["rateLimits"] =
-            json::array{limit("REQUEST_WEIGHT", "MINUTE", 1, futures_budget),
-                        limit("ORDERS", "MINUTE", 1, 1200), limit("ORDERS", "SECOND", 10, 300)};
-        o["exchangeFilters"] = json::array{};
-        json::array assets;
-        for (auto const* a : {"USDT", "BTC"}) {
-            json::object x;
-            x["asset"] = a;
-            x["marginAvailable"] = true;
-            x["autoAssetExchange"] = std::string_view(a) == "USDT" ? "-10000" : "0";
-            assets.push_back(std::move(x));
-        }
-        o["assets"] = std::move(assets);
-        json::array symbols;
-        for (auto const& p : perps)
-            symbols.push_back(symbol_info(p));
-        o["symbols"] = std::move(symbols);
-        return o;
-    }
-
-    static json::object symbol_info(perp_def const& p) {
-        json::object s;
-        s["symbol"] = p.symbol;
-        s["pair"] = p.symbol;
-        s["contractType"] = "PERPETUAL";
-        s["deliveryDate"] = 4133404800000;
-        s["onboardDate"] = p.onboard_date;
-        s["status"] = "TRADING";
-        s["baseAsset"] = p.base;
-        s["quoteAsset"] = "USDT";
-        s["marginAsset"] = "USDT";
-        s["pricePrecision"] = p.price_precision;
-        s["quantityPrecision"] = p.sz_scale;
-        s["baseAssetPrecision"] = 8;
-        s["quotePrecision"] = 8;
-        s["underlyingType"] = "COIN";
-        json::array sub;
-        if (!p.sub_type.empty())
-            sub.push_back(json::string(p.sub_type));
-        s["underlyingSubType"] = std::move(sub);
-        s["symbolType"] = p.sub_type.empty() ? 0 : 1;
-        if (!p.sub_type.empty()) {
-            s["tradingMode"] = 1;
-            s["name"] = p.name;
-            s["channel"] = p.channel;
-        }
-        s["triggerProtect"] = "0.0500";
-        s["liquidationFee"] = "0.015000";
-        s["marketTakeBound"] = "0.05";
-        std::string const tick = fixed(1, p.px_scale, p.price_precision);
-        std::string const step = canonical(1, p.sz_scale);
-        auto filter = [](char const* type) {
-            json::object f;
-            f["filterType"] = type;
-            return f;
-        };
-        json::array filters;
-        auto pf = filter("PRICE_FILTER");
-        pf["minPrice"] = tick;
-        pf["maxPrice"] = "1000000";
-        pf["tickSize"] = tick;
-        filters.push_back(std::move(pf));
-        auto lot = filter("LOT_SIZE");
-        lot["minQty"] = p.min_qty;
-        lot["maxQty"] = p.max_qty;
-        lot["stepSize"] = step;
-        filters.push_back(std::move(lot));
-        auto mlot = filter("MARKET_LOT_SIZE");
-        mlot["minQty"] = p.min_qty;
-        mlot["maxQty"] = p.market_max_qty;
-        mlot["stepSize"] = step;
-        filters.push_back(std::move(mlot));
-        auto orders = filter("MAX_NUM_ORDERS");
-        orders["limit"] = 200;
-        filters.push_back(std::move(orders));
-        auto algo = filter("MAX_NUM_ALGO_ORDERS");
-        algo["limit"] = 10;
-        filters.push_back(std::move(algo));
-        auto notional = filter("MIN_NOTIONAL");
-        notional["notional"] = "5";
-        filters.push_back(std::move(notional));
-        auto percent = filter("PERCENT_PRICE");
-        percent["multiplierUp"] = "1.0500";
-        percent["multiplierDown"] = "0.9500";
-        percent["multiplierDecimal"] = "4";
-        filters.push_back(std::move(percent));
-        s["filters"] = std::move(filters);
-        s["orderTypes"] = json::array{"LIMIT",
-                                      "MARKET",
-                                      "STOP",
-                                      "STOP_MARKET",
-                                      "TAKE_PROFIT",
-                                      "TAKE_PROFIT_MARKET",
-                                      "TRAILING_STOP_MARKET"};
-        s["timeInForce"] = json::array{"GTC", "IOC", "FOK", "GTX", "HIDDEN"};
-        return s;
-    }
-
-    net::response depth(query_params const& q, unsigned v) const {
-        auto const symbol = query_get(q, "symbol");
-        if (!symbol || symbol->empty())
-            return missing("symbol", v);
-        unsigned limit = 500;
-        if (auto const l = query_get(q, "limit")) {
-            auto const n = parse_uint(*l);
-            if (!n)
-                return illegal_chars("limit", v);
-            if (std::find(depth_limits.begin(), depth_limits.end(), *n) == depth_limits.end())
-                return error(http::status::bad_request, -4021, "Invalid depth limit.", v);
-            limit = static_cast<unsigned>(*n);
-        }
-        auto const idx = perp_index(*symbol);
-        if (!idx)
-            return invalid_symbol(v);
-        auto const& p = perp(*symbol);
-        auto const b = markets_.book(*idx, limit);
-        auto side = [&](std::vector<book_level> const& levels) {
-            json::array out;
-            for (auto const& l : levels)
-                out.push_back(
-                    json::array{price_text(l.px, p), fixed(l.sz, p.sz_scale, p.sz_scale)});
-            return out;
-        };
-        std::int64_t const now = now_ms();
-        json::object o;
-        o["lastUpdateId"] = update_base_ + static_cast<std::int64_t>(b.version) * 100;
-        o["E"] = now;
-        o["T"] = now - 7;
-        o["bids"] = side(b.bids);
-        o["asks"] = side(b.asks);
-        return json_response(http::status::ok, o, v);
-    }
-
-    net::response trades(query_params const& q, unsigned v) const {
-        auto const symbol = query_get(q, "symbol");
-        if (!symbol || symbol->empty())
-            return missing("symbol", v);
-        std::size_t limit = 500;
-        if (auto const l = query_get(q, "limit")) {
-            auto const n = parse_uint(*l);
-            if (!n)
-                return illegal_chars("limit", v);
-            if (*n == 0)
-                return error(http::status::bad_request, -1130,
-                             "Data sent for parameter 'limit' is not valid.", v);
-            limit = static_cast<std::size_t>(std::min<std::uint64_t>(*n, 1000));
-        }
-        auto const idx = perp_index(*symbol);
-        if (!idx)
-            return invalid_symbol(v);
-        auto const& p = perp(*symbol);
-        json::array out;
-        for (auto const& t : markets_.trades(*idx, limit)) {
+    net::response serve_public(route const& r, query_params const& q, unsigned v) const {
+        switch (r.id) {
+        case endpoint::ping:
+            return json_response(http::status::ok, json::object{}, v);
+        case endpoint::time: {
             json::object o;
-            o["id"] = t.id;
-            o["price"] = price_text(t.px, p);
-            o["qty"] = fixed(t.sz, p.sz_scale, p.sz_scale);
-            o["quoteQty"] = fixed(t.px * t.sz, p.px_scale + p.sz_scale, p.px_scale);
-            o["time"] = t.time_ms;
-            o["isBuyerMaker"] = !t.buyer_is_taker;
-            out.push_back(std::move(o));
+            o["serverTime"] = now_ms();
+            return json_response(http::status::ok, o, v);
         }
+        case endpoint::exchange_info:
+            return json_response(http::status::ok,
+                                 r.where == venue::futures ? futures_exchange_info(now_ms())
+                                                           : spot_exchange_info(now_ms()),
+                                 v);
+        case endpoint::depth:
+            return data_.depth(r.where, q, v);
+        case endpoint::trades:
+            return data_.trades(r.where, q, v);
+        case endpoint::klines:
+            return data_.klines(r.where, q, v);
+        case endpoint::ticker_price:
+            return data_.ticker_price(r.where, q, v);
+        case endpoint::ticker_24hr:
+            return data_.ticker_24hr(r.where, q, v);
+        case endpoint::book_ticker:
+            return data_.book_ticker(r.where, q, v);
+        case endpoint::premium_index:
+            return data_.premium_index(q, v);
+        case endpoint::open_interest:
+            return data_.open_interest(q, v);
+        default:
+            return error_reply(w::unknown, v); // signed endpoints never get here
+        }
+    }
+
+    net::response serve_signed(route const& r, signed_request const& s, unsigned v) const {
+        auto const& q = s.params;
+        switch (r.id) {
+        case endpoint::account:
+            return json_response(http::status::ok,
+                                 account_json(ledger_.futures(s.user, marks_of(markets_))), v);
+        case endpoint::balance:
+            return json_response(http::status::ok,
+                                 balance_json(ledger_.futures(s.user, marks_of(markets_)), s.user),
+                                 v);
+        case endpoint::position_risk:
+            return position_risk(s.user, q, v);
+        case endpoint::open_orders:
+            return open_orders(s.user, q, v);
+        case endpoint::user_trades:
+            return user_trades(s.user, q, v);
+        case endpoint::income:
+            return income(s.user, q, v);
+        case endpoint::leverage_bracket:
+            return leverage_bracket(q, v);
+        case endpoint::spot_account:
+            return json_response(http::status::ok, spot_account_json(ledger_.spot(s.user)), v);
+        default:
+            return error_reply(w::unknown, v); // public endpoints never get here
+        }
+    }
+
+    /// An optional `symbol` that must name a perp: nullopt (all), a perp, or an answer.
+    struct symbol_param {
+        std::optional<std::string> symbol;
+        std::optional<net::response> error;
+    };
+
+    static symbol_param optional_perp(query_params const& q, unsigned v) {
+        auto const symbol = query_get(q, "symbol");
+        if (!symbol)
+            return {};
+        if (symbol->empty())
+            return {std::nullopt, missing_param("symbol", v)};
+        if (!find_perp(*symbol))
+            return {std::nullopt, invalid_symbol(v)};
+        return {symbol, std::nullopt};
+    }
+
+    net::response position_risk(std::string const& user, query_params const& q, unsigned v) const {
+        auto const symbol = optional_perp(q, v);
+        if (symbol.error)
+            return *symbol.error;
+        json::array out;
+        for (auto const& p : ledger_.futures(user, marks_of(markets_)).positions)
+            if (!symbol.symbol || p.symbol == *symbol.symbol)
+                out.push_back(position_risk_json(p));
         return json_response(http::status::ok, out, v);
     }
 
-    json::object price_item(venue where, std::size_t k, std::int64_t now) const {
-        json::object o;
-        if (where == venue::futures) {
-            auto const& p = perps[k];
-            o["symbol"] = p.symbol;
-            o["price"] = price_text(markets_.mark(*markets_.find(std::string(p.symbol))), p);
-        } else {
-            auto const& s = spots[k];
-            o["symbol"] = s.symbol;
-            std::string_view const source = s.perp.empty() ? s.symbol : s.perp;
-            auto const i = *markets_.find(std::string(source));
-            std::int64_t const px =
-                rescale(markets_.mark(i), markets_.spec(i).px_scale, s.px_scale);
-            o["price"] = fixed(px, s.px_scale, s.px_scale);
-        }
-        o["time"] = now;
-        return o;
+    net::response open_orders(std::string const& user, query_params const& q, unsigned v) const {
+        auto const symbol = optional_perp(q, v);
+        if (symbol.error)
+            return *symbol.error;
+        json::array out;
+        for (auto const& o : ledger_.open_orders(user))
+            if (!symbol.symbol || o.spec.symbol == *symbol.symbol)
+                if (auto const* c = ledger_.find(o.spec.symbol))
+                    out.push_back(open_order_json(o, *c));
+        return json_response(http::status::ok, out, v);
     }
 
-    net::response ticker_price(venue where, query_params const& q, unsigned v) const {
-        std::int64_t const now = now_ms();
-        std::size_t const n = where == venue::futures ? perps.size() : spots.size();
-        auto name = [&](std::size_t k) {
-            return where == venue::futures ? perps[k].symbol : spots[k].symbol;
-        };
-        if (auto const symbol = query_get(q, "symbol")) {
-            for (std::size_t k = 0; k < n; ++k)
-                if (name(k) == *symbol)
-                    return json_response(http::status::ok, price_item(where, k, now), v);
-            return symbol->empty() ? missing("symbol", v) : invalid_symbol(v);
+    net::response user_trades(std::string const& user, query_params const& q, unsigned v) const {
+        auto const symbol = query_get(q, "symbol");
+        if (!symbol || symbol->empty())
+            return missing_param("symbol", v);
+        auto const limit = read_limit(q, default_user_trades, max_user_trades, v);
+        if (limit.error)
+            return *limit.error;
+        auto const from_id = read_number(q, "fromId", v);
+        if (from_id.error)
+            return *from_id.error;
+        auto const start = read_number(q, "startTime", v);
+        if (start.error)
+            return *start.error;
+        auto const end = read_number(q, "endTime", v);
+        if (end.error)
+            return *end.error;
+        auto const* c = ledger_.find(*symbol);
+        if (!c)
+            return invalid_symbol(v);
+        if (from_id.value && (start.value || end.value))
+            return error_reply(w::invalid_combination, v);
+        if (start.value && end.value && *end.value - *start.value > seven_days_ms)
+            return error_reply(w::lookup_interval_too_big, v);
+        auto fills = ledger_.fills(user);
+        std::erase_if(fills, [&](fill_record const& f) { return f.symbol != c->symbol; });
+        std::vector<fill_record> picked;
+        if (from_id.value) {
+            for (auto const& f : fills)
+                if (f.id >= static_cast<std::uint64_t>(*from_id.value) &&
+                    picked.size() < limit.value)
+                    picked.push_back(f);
+        } else {
+            // beta.md §4.2: the window spans at most 7 days; the default is the last 7 days.
+            std::int64_t const to = end.value     ? *end.value
+                                    : start.value ? *start.value + seven_days_ms
+                                                  : now_ms();
+            std::int64_t const from = start.value ? *start.value : to - seven_days_ms;
+            picked = window(std::move(fills), from, to, start.value.has_value(), limit.value,
+                            [](fill_record const& f) { return f.time; });
         }
         json::array out;
-        for (std::size_t k = 0; k < n; ++k)
-            out.push_back(price_item(where, k, now));
+        for (auto const& f : picked)
+            out.push_back(user_trade_json(f, *c));
+        return json_response(http::status::ok, out, v);
+    }
+
+    net::response income(std::string const& user, query_params const& q, unsigned v) const {
+        auto const symbol = optional_perp(q, v);
+        if (symbol.error)
+            return *symbol.error;
+        auto const limit = read_limit(q, default_income, max_income, v);
+        if (limit.error)
+            return *limit.error;
+        auto const start = read_number(q, "startTime", v);
+        if (start.error)
+            return *start.error;
+        auto const end = read_number(q, "endTime", v);
+        if (end.error)
+            return *end.error;
+        auto const type = query_get(q, "incomeType");
+        auto items = ledger_.income(user);
+        std::erase_if(items, [&](income_record const& r) {
+            return (symbol.symbol && r.symbol != *symbol.symbol) ||
+                   (type && !type->empty() && r.type != *type);
+        });
+        // Without times, the last 7 days (Binance's rule); a start alone reaches up to now.
+        std::int64_t const to = end.value     ? *end.value
+                                : start.value ? std::numeric_limits<std::int64_t>::max()
+                                              : now_ms();
+        std::int64_t const from = start.value ? *start.value
+                                  : end.value ? *end.value - seven_days_ms
+                                              : to - seven_days_ms;
+        auto const picked = window(std::move(items), from, to, start.value.has_value(), limit.value,
+                                   [](income_record const& x) { return x.time; });
+        json::array out;
+        for (auto const& r : picked)
+            out.push_back(income_json(r));
+        return json_response(http::status::ok, out, v);
+    }
+
+    static net::response leverage_bracket(query_params const& q, unsigned v) {
+        auto const symbol = optional_perp(q, v);
+        if (symbol.error)
+            return *symbol.error;
+        if (symbol.symbol)
+            return json_response(http::status::ok,
+                                 leverage_bracket_json(*find_perp(*symbol.symbol)), v);
+        json::array out;
+        for (auto const& p : perps())
+            out.push_back(leverage_bracket_json(p));
         return json_response(http::status::ok, out, v);
     }
 
     market_state& markets_;
     weight_limiter futures_limiter_;
     weight_limiter spot_limiter_;
-    std::int64_t update_base_;
+    ledger ledger_;
+    authenticator auth_;
+    std::unique_ptr<candle_history> candles_;
+    market_data data_;
 };
 
 } // namespace
-
-std::vector<market_spec> market_specs() {
-    std::vector<market_spec> out;
-    for (auto const& p : perps) {
-        market_spec s;
-        s.symbol = std::string(p.symbol);
-        s.aliases.emplace_back(p.base); // `/__mock/mark` accepts "BTC" for BTCUSDT
-        s.px_scale = p.px_scale;
-        s.sz_scale = p.sz_scale;
-        s.mark = p.mark;
-        s.lot = p.lot;
-        s.step_ppm = p.step_ppm;
-        s.max_orders = 12;
-        out.push_back(std::move(s));
-    }
-    for (auto const& sp : spots) {
-        if (!sp.perp.empty())
-            continue;
-        market_spec s;
-        s.symbol = std::string(sp.symbol);
-        s.aliases.emplace_back(sp.symbol.substr(0, sp.symbol.size() - 4)); // "ASTER"
-        s.px_scale = sp.px_scale;
-        s.sz_scale = sp.sz_scale;
-        s.mark = sp.mark;
-        s.lot = sp.lot;
-        s.step_ppm = 1500;
-        s.max_orders = 8;
-        out.push_back(std::move(s));
-    }
-    return out;
-}
 
 std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options) {
     return std::make_unique<router>(markets, options);

@@ -1,19 +1,32 @@
 #pragma once
 /**
  * @file beta_router.hpp
- * Mock of upstream "beta" (Aster, Binance-style REST; upstreams/beta.md §1, §2, §4.1, §5, §7,
- * §8, §10). Futures (`/fapi/v3/...`) and spot (`/api/v3/...`) share one port.
+ * Mock of upstream "beta" (Aster, Binance-style REST; upstreams/beta.md §1-5, §7, §8, §10).
+ * Futures (`/fapi/v3/...`) and spot (`/api/v3/...`) share one port.
  *
- * Futures: `GET /fapi/v3/ping`, `time`, `exchangeInfo`, `depth`, `trades`, `ticker/price`.
- * Spot: `GET /api/v3/ping`, `time`, `ticker/price`.
- * Errors are `{"code":<negative int>,"msg":"..."}` (-1102 missing symbol, -1121 unknown symbol,
- * -4021 bad depth limit, -5000 unknown path). Every answer of a weighted endpoint carries
- * `X-MBX-USED-WEIGHT-1M`; over the per-IP budget (futures 2400, spot 6000 per sliding
- * minute) the answer is HTTP 429 `{"code":-1003,...}` with `Retry-After`.
+ * Futures public GET: ping, time, exchangeInfo, depth, trades, klines, ticker/price,
+ * ticker/24hr, ticker/bookTicker, premiumIndex, openInterest (beta_public.hpp). Futures signed
+ * GET (v3 EIP-712 signatures and nonces, beta_auth.hpp): account, accountWithJoinMargin,
+ * balance, positionRisk, openOrders, userTrades, income, leverageBracket. Spot public GET:
+ * ping, time, exchangeInfo, depth, trades, klines, ticker/price, ticker/24hr,
+ * ticker/bookTicker; spot signed GET: account. Account reads come from a per-address ledger
+ * (beta_ledger.hpp) seeded through `POST /__mock/accounts` (beta_accounts.hpp).
  *
- * Markets: perps BTCUSDT, ETHUSDT, SOLUSDT, TSLAUSDT (stock), XAUUSDT (RWA gold); spot
- * BTCUSDT and ETHUSDT (priced from the perp marks) and ASTERUSDT.
+ * Errors are `{"code":<negative int>,"msg":"..."}` with the codes of
+ * `gateway::wire::beta` (include/gateway/providers/beta/errors.hpp); an unknown path or method
+ * is 404 -5000. Every answer of a weighted endpoint carries `X-MBX-USED-WEIGHT-1M` (weights of
+ * `gateway::wire::beta::weight`, charged before any other check); over the per-IP budget
+ * (futures 2400, spot 6000 per sliding minute) the answer is HTTP 429 `{"code":-1003,...}`
+ * with `Retry-After`.
+ *
+ * Control extensions: `POST /__mock/accounts`, `GET /__mock/accounts/{address}`,
+ * `POST|DELETE /__mock/agents`.
+ *
+ * Markets: perps BTCUSDT, ETHUSDT, SOLUSDT, TSLAUSDT and NVDAUSDT (stock), XAUUSDT (RWA gold);
+ * spot BTCUSDT and ETHUSDT (views of the perps) and ASTERUSDT (beta_markets.hpp).
  */
+#include "beta_markets.hpp"
+
 #include "../common/market_state.hpp"
 #include "../common/upstream.hpp"
 
@@ -23,8 +36,6 @@
 #include <vector>
 
 namespace gateway::mocks::beta {
-
-std::vector<market_spec> market_specs();
 
 std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options);
 

@@ -27,6 +27,7 @@ void usage(std::ostream& out, std::string const& name) {
         << "  --testnet           serve the testnet flavour\n"
         << "  --seed N            seed of the simulated markets (default 42)\n"
         << "  --threads N         io_context threads (default 1)\n"
+        << "  --approve-signer A  beta: approve API wallet A (0x + 40 hex) for every account\n"
         << "  --help              this text\n"
         << "Runs until SIGINT or SIGTERM. Control API: /__mock/faults, /__mock/stats,\n"
         << "/__mock/mark (CONTRACT §10).\n";
@@ -105,6 +106,13 @@ int run_cli(upstream kind, int argc, char** argv) {
                 return 2;
             }
             o.threads = *n;
+        } else if (arg == "--approve-signer" && kind == upstream::beta) {
+            auto const v = value();
+            if (!v || v->size() != 42 || v->substr(0, 2) != "0x") {
+                std::cerr << name << ": --approve-signer needs 0x followed by 40 hex digits\n";
+                return 2;
+            }
+            o.approve_signer_for_all = std::string(*v);
         } else {
             std::cerr << name << ": unknown argument '" << arg << "'\n";
             usage(std::cerr, name);

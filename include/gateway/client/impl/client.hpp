@@ -224,6 +224,18 @@ client::spot_balances(std::string_view provider, std::string_view address) const
         [](auto const& v, strictness m) { return parse_spot_balance(v, m); }, "balances");
 }
 
+GATEWAY_IO_DECL result<price_map> client::spot_prices(std::string_view provider) const {
+    return get_as<price_map>(vertical_path("/spot/" + encode_segment(provider) + "/prices"), {},
+                             [](auto const& v, strictness m) { return parse_prices(v, m); });
+}
+
+GATEWAY_IO_DECL result<std::vector<dex_market>>
+client::rwas_markets(std::string_view provider) const {
+    return get_list<dex_market>(
+        vertical_path("/rwas/" + encode_segment(provider) + "/markets"), {},
+        [](auto const& v, strictness m) { return parse_dex_market(v, m); }, "markets");
+}
+
 GATEWAY_IO_DECL result<std::vector<dex>> client::dexes(std::string_view provider) const {
     return get_list<gateway::dex>(
         vertical_path("/rwas/" + encode_segment(provider) + "/dexes"), {},

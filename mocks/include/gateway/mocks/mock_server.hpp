@@ -6,7 +6,8 @@
  * catalog + CLOB) so contract and end-to-end tests run without the internet.
  *
  * Every mock also serves the control API of CONTRACT §10 under `/__mock/` (faults, stats,
- * marks, tick; alpha also accounts), which is never subject to faults, rate limits or stats.
+ * marks, tick; alpha and beta also accounts, beta agents), which is never subject to faults, rate
+ * limits or stats.
  *
  * Market data is deterministic for a given seed: mark prices follow a seeded random walk that
  * advances once per second, and order books and recent trades are generated from the seed
@@ -15,6 +16,7 @@
  */
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace gateway::mocks {
@@ -32,9 +34,14 @@ struct mock_options {
     std::uint16_t port = 0;         ///< 0 = a free port
     std::uint64_t seed = 42;        ///< seeds the random walk, books and trades
     unsigned threads = 1;           ///< io_context threads
-    /// alpha: enforce the upstream's IP weight budget (1200 per 60 s, 429 over it). Benchmarks
-    /// that send thousands of requests turn it off.
+    /// alpha and beta: enforce the upstream's IP weight budgets (alpha 1200 per 60 s; beta
+    /// futures 2400 and spot 6000 per minute; 429 over them). Benchmarks that send thousands of
+    /// requests turn it off.
     bool rate_limits = true;
+    /// beta: a signer (`0x` + 40 hex, any case) every account is taken to have approved as an
+    /// API wallet, as if each had approved it upstream (CONTRACT §10; the embedded gateway sets
+    /// its read signer here). `start` throws `std::invalid_argument` for a malformed address.
+    std::optional<std::string> approve_signer_for_all = std::nullopt;
 };
 
 /**
@@ -44,8 +51,10 @@ struct mock_options {
  * Endpoints served: alpha `POST /info` (market data, candles and account reads backed by an
  * in-memory ledger seeded through `POST /__mock/accounts`; `POST /exchange` verifies signatures
  * and nonces as the upstream does, registers agents and matches orders, see alpha_exchange.hpp);
- * beta `/fapi/v3/...` and `/api/v3/...` on the same port; gamma the Gamma catalog at `/` and
- * the CLOB under `/clob`.
+ * beta `/fapi/v3/...` and `/api/v3/...` on the same port (market data, and account reads signed
+ * and nonce-checked as the upstream does, from a ledger seeded through `POST /__mock/accounts`;
+ * API wallets approved through `POST /__mock/agents`, see beta_router.hpp); gamma the Gamma
+ * catalog at `/` and the CLOB under `/clob`.
  *
  * @par Thread safety
  * `port`, `base_url` and `ws_url` may be called from any thread; `stop` is idempotent and may

@@ -1,13 +1,14 @@
-// Provider beta's factory: its catalog row (spec 2.1/2.2), its health probe and, for now, one
-// read: perps prices over its futures channel. The rest of beta's reads and its trading come
-// with their own issues; until then the registry answers 404 NOT_FOUND for them.
+// Provider beta's factory: its catalog row (spec 2.1/2.2), its health probe, its read signer
+// (CONTRACT §6.2, `readSigner` in its provider detail) and one network core (futures and spot
+// channels, universe, signed reads) per network with the capabilities the registry serves.
 #include "providers/beta/beta_provider.hpp"
 
 #include "config.hpp"
-#include "upstream/channel.hpp"
+#include "providers/beta/beta_network.hpp"
+#include "providers/beta/read_signer.hpp"
 
+#include <gateway/providers/beta/requests.hpp>
 #include <gateway/providers/beta/weights.hpp>
-#include <gateway/types/decimal.hpp>
 
 #include <stdexcept>
 
@@ -15,7 +16,7 @@ namespace gateway::server::beta {
 
 namespace {
 
-provider_info catalog_row() {
+provider_info catalog_row(server_config const& cfg) {
     return {"beta",
             "Beta",
             "Perpetual futures (including stock and commodity perps) and spot quoted in a stable "
@@ -25,128 +26,94 @@ provider_info catalog_row() {
             auth_model::eip712,
             {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit,
              order_type::trailing_stop},
-            wire::beta::futures_budget,
+            // CONTRACT §3: the budget the gateway keeps to on its futures upstream.
+            cfg.beta_budget,
             wire::beta::window_seconds,
             "https://github.com/asterdex/api-docs"};
 }
 
-/// `ticker/price` (all symbols) -> prices keyed by base asset (BTCUSDT -> BTC).
-result<price_map> to_prices(boost::json::value const& body) {
-    auto const* arr = body.if_array();
-    if (!arr)
-        return make_error(errc::upstream_error, "The beta upstream answered an unexpected shape.");
-    price_map out;
-    for (auto const& item : *arr) {
-        auto const* o = item.if_object();
-        auto const* sym = o ? o->if_contains("symbol") : nullptr;
-        auto const* px = o ? o->if_contains("price") : nullptr;
-        if (!sym || !sym->is_string() || !px)
-            return make_error(errc::upstream_error,
-                              "The beta upstream answered an unexpected ticker.");
-        std::string_view s = sym->get_string();
-        if (s.size() <= 4 || s.substr(s.size() - 4) != "USDT")
-            continue; // not quoted in the stable asset: no normalized symbol
-        auto d = decimal::from_json_lenient(*px);
-        if (!d)
-            return make_error(errc::upstream_error, "The beta upstream answered an unparseable "
-                                                    "price for " +
-                                                        std::string(s) + ".");
-        out.emplace(std::string(s.substr(0, s.size() - 4)), std::move(*d));
-    }
-    return out;
-}
-
-/// beta's perps reads: prices only so far.
-class perps final : public perps_reads {
-public:
-    perps(std::shared_ptr<upstream_channel> futures, std::chrono::milliseconds ttl)
-        : futures_(std::move(futures))
-        , ttl_(ttl) {}
-
-    async_result<price_map> prices(call_context const&, prices_params const&) override {
-        upstream_call call;
-        call.target = "/fapi/v3/ticker/price";
-        call.weight = wire::beta::weight(call.target, false, 0);
-        auto const answer = co_await futures_->read(std::move(call), ttl_);
-        if (!*answer)
-            co_return answer->error();
-        co_return to_prices(**answer);
-    }
-    async_result<std::vector<market_info>> markets(call_context const&) override {
-        co_return not_yet();
-    }
-    async_result<std::vector<trade>> trades(call_context const&, std::string const&,
-                                            trades_params const&) override {
-        co_return not_yet();
-    }
-    async_result<std::vector<candle>> candles(call_context const&, std::string const&,
-                                              candles_params const&) override {
-        co_return not_yet();
-    }
-    async_result<orderbook> book(call_context const&, std::string const&,
-                                 orderbook_params const&) override {
-        co_return not_yet();
-    }
-    async_result<account_summary> account(call_context const&, address const&) override {
-        co_return not_yet();
-    }
-    async_result<std::vector<position>> positions(call_context const&, address const&) override {
-        co_return not_yet();
-    }
-    async_result<std::vector<open_order>> open_orders(call_context const&,
-                                                      address const&) override {
-        co_return not_yet();
-    }
-    async_result<std::vector<fill>> fills(call_context const&, address const&,
-                                          fills_params const&) override {
-        co_return not_yet();
-    }
-
-private:
-    static api_error not_yet() { return endpoint_not_available("beta"); }
-
-    std::shared_ptr<upstream_channel> futures_;
-    std::chrono::milliseconds ttl_;
-};
-
-/// The futures channel of one network (an unset URL, as in a test configuration without
-/// upstreams, fails every call as unreachable: 503).
-std::shared_ptr<upstream_channel> futures_channel(provider_deps const& deps, bool testnet) {
-    auto const& cfg = deps.config;
-    auto const& up = cfg.providers.at("beta");
-    std::string const& url = testnet ? up.testnet_base_url : up.base_url;
+/// A channel to `url` (unset, as in a test configuration without upstreams: every call fails as
+/// unreachable, 503).
+channel_options channel(server_config const& cfg, std::string name, std::string const& url,
+                        std::uint32_t budget) {
     channel_options o;
-    o.name = testnet ? "beta testnet" : "beta";
+    o.name = std::move(name);
     o.base = net::url::parse(url).value_or(net::url{"http", "127.0.0.1", "9", ""});
     o.timeout = cfg.upstream_timeout;
-    o.budget = cfg.beta_budget;
+    o.budget = budget;
     o.window = std::chrono::seconds(wire::beta::window_seconds);
-    o.used_weight_header = wire::beta::used_weight_header;
-    return std::make_shared<upstream_channel>(deps.executor, deps.http, deps.clock, std::move(o));
+    o.used_weight_header = std::string(wire::beta::used_weight_header);
+    return o;
+}
+
+std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet,
+                                      sign::private_key const& read_signer) {
+    auto const& cfg = deps.config;
+    auto const& up = cfg.providers.at("beta");
+    std::string const name = testnet ? "beta testnet" : "beta";
+    std::string const& futures_url = testnet ? up.testnet_base_url : up.base_url;
+    std::string const& spot_url = testnet ? up.testnet_spot_base_url : up.spot_base_url;
+    network_options o;
+    o.testnet = testnet;
+    o.futures = channel(cfg, name, futures_url, cfg.beta_budget);
+    o.spot = channel(cfg, name + " spot", spot_url.empty() ? futures_url : spot_url,
+                     cfg.beta_spot_budget);
+    o.market_ttl = cfg.market_cache_ttl;
+    o.meta_refresh = cfg.meta_refresh_interval;
+    return std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o),
+                                     read_signer);
+}
+
+network_capabilities capabilities_of(std::shared_ptr<network> const& n) {
+    network_capabilities c;
+    c.perps = make_perps_reads(n);
+    c.spot = make_spot_reads(n);
+    c.rwas = make_rwas_reads(n);
+    return c;
 }
 
 } // namespace
 
 std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     auto p = std::make_shared<provider_module>();
-    p->info = catalog_row();
+    p->info = catalog_row(deps.config);
     p->endpoints = deps.config.providers.at("beta");
-    auto live = futures_channel(deps, false);
-    auto testnet = futures_channel(deps, true);
-    p->live.perps = std::make_shared<perps>(live, deps.config.market_cache_ttl);
-    p->testnet.perps = std::make_shared<perps>(testnet, deps.config.market_cache_ttl);
     auto base = net::url::parse(p->endpoints.base_url);
     if (!base)
         throw std::runtime_error("upstream address of beta is not a URL: " + p->endpoints.base_url);
-    p->probe = {"beta",
-                *base,
-                boost::beast::http::verb::get,
-                "/fapi/v3/ping",
-                "",
+    auto const key = load_read_signer(deps.config.data_dir, deps.config.beta_read_signer_key_file);
+    auto live = make_network(deps, false, key);
+    auto testnet = make_network(deps, true, key);
+    p->live = capabilities_of(live);
+    p->testnet = capabilities_of(testnet);
+    p->probe = {"beta", *base, boost::beast::http::verb::get,
+                std::string(wire::beta::futures_prefix) + "ping", "",
                 "GET /fapi/v3/ping (futures REST connectivity, weight 1)",
-                [channel = live] {
-                    channel->charge(1);
+                // The upstream counts the probe against the same IP budget (CONTRACT §3).
+                [channel = &live->futures()] {
+                    channel->charge(wire::beta::weight("/fapi/v3/ping", false, 0));
                 }};
+    auto const signer = live->read_signer().str();
+    auto const endpoints = p->endpoints;
+    p->describe = [signer, endpoints](provider_detail& d) {
+        for (auto& v : d.vertical_details) {
+            v.read_signer = signer; // CONTRACT §6.2: the address an account approves
+            if (v.vertical != vertical::spot)
+                continue;
+            if (!endpoints.spot_base_url.empty())
+                v.base_url = endpoints.spot_base_url;
+            if (!endpoints.testnet_spot_base_url.empty())
+                v.testnet_base_url = endpoints.testnet_spot_base_url;
+        }
+    };
+    p->start = [live, testnet] {
+        live->start();
+        testnet->start();
+    };
+    p->stop = [live, testnet] {
+        live->stop();
+        testnet->stop();
+    };
     return p;
 }
 
