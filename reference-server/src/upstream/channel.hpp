@@ -18,6 +18,7 @@
  * read's non-2xx answer goes through `channel_options::read_error`, a write's answer is handed
  * back whole (`upstream_answer`).
  */
+#include "upstream/answer.hpp"
 #include "upstream/cache.hpp"
 
 #include <gateway/net/url.hpp>
@@ -43,15 +44,6 @@ class http_client;
 }
 
 namespace gateway::server {
-
-/// What an upstream answered (any HTTP status but 429/418, which the channel maps itself).
-struct upstream_answer {
-    unsigned status = 0;
-    /// The body parsed as JSON; null when it is empty or not JSON (see `text`).
-    boost::json::value body;
-    /// The raw body when it is not JSON (plain-text errors), else empty.
-    std::string text;
-};
 
 struct channel_options {
     std::string name; ///< "alpha", "alpha testnet": for messages and logs

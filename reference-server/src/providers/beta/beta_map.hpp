@@ -51,7 +51,7 @@
  *   SIGNER_NOT_APPROVED naming the read signer to approve; -1121 is 404 MARKET_NOT_FOUND; every
  *   other answer is 502 UPSTREAM_ERROR carrying the upstream's code (`details.upstreamCode`).
  */
-#include "upstream/channel.hpp"
+#include "upstream/answer.hpp"
 
 #include <gateway/result.hpp>
 #include <gateway/types/account.hpp>
