@@ -33,7 +33,7 @@ if [[ $mode != --smoke && $mode != --long ]]; then
   sed -n '2,18p' "$0" >&2
   exit 2
 fi
-all_targets=(http_request decimal_address client_bodies router alpha_info alpha_exchange eip712
+all_targets=(http_request decimal_address client_bodies router alpha_info alpha_exchange beta_rest eip712
              msgpack)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 

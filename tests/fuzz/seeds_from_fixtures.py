@@ -5,7 +5,9 @@ seeds next to them are kept. Run from the repository root when the fixtures chan
     python3 tests/fuzz/seeds_from_fixtures.py
 
 Sources: tests/fixtures/alpha/bodies (alpha /info bodies) and /work/shared/fixtures/alpha (the
-Python SDK's recorded /info answers and ccxt's recorded /info and /exchange bodies). Every array
+Python SDK's recorded /info answers and ccxt's recorded /info and /exchange bodies);
+tests/fixtures/beta/beta-md.json (beta.md's bodies) and /work/shared/fixtures/beta (ccxt's
+recorded Aster answers) for beta_rest. Every array
 is cut to its first 6 items: the shapes matter, not the volume (and libFuzzer's input length
 limit follows the largest seed).
 """
@@ -18,6 +20,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
 SHARED = os.environ.get("GATEWAY_SHARED_FIXTURES", "/work/shared/fixtures/alpha")
+SHARED_BETA = os.path.join(os.path.dirname(SHARED), "beta")
 MAX_ITEMS = 6
 
 
@@ -57,7 +60,7 @@ def requests_of(doc):
 
 
 def main():
-    for target in ("alpha_info", "alpha_exchange", "msgpack"):
+    for target in ("alpha_info", "alpha_exchange", "beta_rest", "msgpack"):
         for old in glob.glob(os.path.join(CORPUS, target, "fx-*")):
             os.remove(old)
     seen = set()
@@ -88,7 +91,22 @@ def main():
                 continue
             if isinstance(body, dict) and isinstance(body.get("action"), dict):
                 write("msgpack", name, compact(body["action"]), seen)
+    beta_seeds(seen)
     return 0
+
+
+def beta_seeds(seen):
+    with open(os.path.join(ROOT, "tests/fixtures/beta/beta-md.json")) as f:
+        for name, body in json.load(f)["bodies"].items():
+            write("beta_rest", "md-" + name.replace(" ", "-").replace("/", "-"), compact(body),
+                  seen)
+    for path in sorted(glob.glob(os.path.join(SHARED_BETA, "ccxt-*.json"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            doc = json.load(f)
+        for e in doc.get("entries", []):
+            if e.get("httpResponse") is not None:
+                write("beta_rest", name, compact(e["httpResponse"]), seen)
 
 
 if __name__ == "__main__":
