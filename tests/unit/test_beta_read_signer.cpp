@@ -2,13 +2,13 @@
 // CONTRACT §6.2): generated once into the data directory with mode 0600, or read from a
 // configured file; a bad file stops the start without ever showing its content.
 #include "providers/beta/read_signer.hpp"
+#include "support/temp_dir.hpp"
 
 #include <gateway/sign/secp256k1.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,19 +19,6 @@ namespace beta = gateway::server::beta;
 
 namespace {
 
-/// A fresh directory under the temp dir, removed at the end of the scope.
-struct scratch {
-    std::filesystem::path dir;
-    explicit scratch(std::string const& name)
-        : dir(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
-        std::filesystem::remove_all(dir);
-    }
-    ~scratch() {
-        std::error_code ec;
-        std::filesystem::remove_all(dir, ec);
-    }
-};
-
 unsigned mode_of(std::filesystem::path const& p) {
     struct stat st {};
     REQUIRE(::stat(p.c_str(), &st) == 0);
@@ -41,8 +28,8 @@ unsigned mode_of(std::filesystem::path const& p) {
 } // namespace
 
 TEST_CASE("beta read signer: generated once into the data directory, owner-only", "[unit][beta]") {
-    scratch s("beta-signer-gen");
-    auto const data = s.dir / "data";
+    test::temp_dir s("beta-signer-gen");
+    auto const data = s.path / "data";
     auto const first = beta::load_read_signer(data, "");
     auto const file = data / beta::read_signer_file_name;
     REQUIRE(std::filesystem::exists(file));
@@ -53,22 +40,21 @@ TEST_CASE("beta read signer: generated once into the data directory, owner-only"
     CHECK(sign::address_of(again) == sign::address_of(first));
     CHECK(first.secret() == again.secret());
     // Another data directory, another key.
-    auto const other = beta::load_read_signer(s.dir / "other", "");
+    auto const other = beta::load_read_signer(s.path / "other", "");
     CHECK(sign::address_of(other) != sign::address_of(first));
 }
 
 TEST_CASE("beta read signer: a configured key file wins; a bad one fails without its content",
           "[unit][beta]") {
-    scratch s("beta-signer-cfg");
-    std::filesystem::create_directories(s.dir);
-    auto const file = s.dir / "signer.key";
+    test::temp_dir s("beta-signer-cfg");
+    auto const file = s.path / "signer.key";
     {
         std::ofstream out(file);
         out << "\n 4FD0A42218F3EAE43A6CE26D22544E986139A01E5B34A62DB53757FFCA81BAE1 \n";
     }
-    auto const key = beta::load_read_signer(s.dir / "data", file.string());
+    auto const key = beta::load_read_signer(s.path / "data", file.string());
     CHECK(sign::address_of(key).str() == "0x21cf8ae13bb72632562c6fff438652ba1a151bb0");
-    CHECK_FALSE(std::filesystem::exists(s.dir / "data" / beta::read_signer_file_name));
+    CHECK_FALSE(std::filesystem::exists(s.path / "data" / beta::read_signer_file_name));
 
     std::string const secret_looking = "0xdeadbeef-not-a-key";
     {
@@ -76,13 +62,13 @@ TEST_CASE("beta read signer: a configured key file wins; a bad one fails without
         out << secret_looking;
     }
     try {
-        (void)beta::load_read_signer(s.dir / "data", file.string());
+        (void)beta::load_read_signer(s.path / "data", file.string());
         FAIL("a file without a key must stop the start");
     } catch (std::runtime_error const& e) {
         std::string const what = e.what();
         CHECK_THAT(what, Catch::Contains(file.string()));
         CHECK_THAT(what, !Catch::Contains("deadbeef"));
     }
-    CHECK_THROWS_AS(beta::load_read_signer(s.dir, (s.dir / "missing.key").string()),
+    CHECK_THROWS_AS(beta::load_read_signer(s.path, (s.path / "missing.key").string()),
                     std::runtime_error);
 }
