@@ -28,6 +28,16 @@ namespace gateway::server {
 
 namespace asio = boost::asio;
 
+std::vector<provider_setting> const& provider_settings() {
+    static std::vector<provider_setting> const all = [] {
+        std::vector<provider_setting> out;
+        for (auto const& module : {alpha::settings(), beta::settings()})
+            out.insert(out.end(), module.begin(), module.end());
+        return out;
+    }();
+    return all;
+}
+
 namespace {
 
 net::tcp::endpoint parse_listen(std::string const& listen) {

@@ -85,6 +85,46 @@ void add_account_abuse_settings(std::vector<setting>& t) {
                  }});
 }
 
+/// `spotBaseUrl` -> `spot-base-url` (separator '-') or `SPOT_BASE_URL` (separator '_', upper).
+std::string split_camel(std::string_view key, char separator, bool upper) {
+    std::string out;
+    for (char const ch : key) {
+        bool const is_upper = ch >= 'A' && ch <= 'Z';
+        if (is_upper)
+            out += separator;
+        char const lower = is_upper ? static_cast<char>(ch - 'A' + 'a') : ch;
+        out += upper && lower >= 'a' && lower <= 'z' ? static_cast<char>(lower - 'a' + 'A') : lower;
+    }
+    return out;
+}
+
+/// The flag, environment variable and config key of a provider's own setting.
+setting declared(provider_setting const& ps) {
+    std::string const upper = split_camel(ps.provider, '_', true);
+    return {ps.provider + "-" + split_camel(ps.key, '-', false),
+            "GATEWAY_" + upper + "_" + split_camel(ps.key, '_', true),
+            "providers." + ps.provider + "." + ps.key, ps.help,
+            [ps](server_config& c, std::string const& v) -> std::optional<std::string> {
+                switch (ps.type) {
+                case provider_setting::kind::url:
+                    if (!v.empty() && v.find("://") == std::string::npos)
+                        return "must be an absolute URL";
+                    break;
+                case provider_setting::kind::budget: {
+                    std::uint32_t n = 0;
+                    if (auto err = set_budget(n, v))
+                        return err;
+                    c.providers[ps.provider].options[ps.key] = std::to_string(n);
+                    return std::nullopt;
+                }
+                case provider_setting::kind::file:
+                    break;
+                }
+                c.providers[ps.provider].options[ps.key] = v;
+                return std::nullopt;
+            }};
+}
+
 std::vector<setting> const& settings() {
     static std::vector<setting> const table = [] {
         std::vector<setting> t{
@@ -161,32 +201,6 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_ms(c.meta_refresh_interval, v);
              }},
-            {"alpha-budget", "GATEWAY_ALPHA_BUDGET", "upstream.alphaBudget",
-             "alpha upstream request weight the gateway spends per 60 s (the upstream allows 1200 "
-             "per IP)",
-             [](server_config& c, std::string const& v) {
-                 return set_budget(c.alpha_budget, v);
-             }},
-            {"beta-budget", "GATEWAY_BETA_BUDGET", "upstream.betaBudget",
-             "beta futures upstream request weight the gateway spends per 60 s (the upstream "
-             "allows 2400 per IP)",
-             [](server_config& c, std::string const& v) {
-                 return set_budget(c.beta_budget, v);
-             }},
-            {"beta-spot-budget", "GATEWAY_BETA_SPOT_BUDGET", "upstream.betaSpotBudget",
-             "beta spot upstream request weight the gateway spends per 60 s (the upstream "
-             "allows 6000 per IP)",
-             [](server_config& c, std::string const& v) {
-                 return set_budget(c.beta_spot_budget, v);
-             }},
-            {"beta-read-signer-key-file", "GATEWAY_BETA_READ_SIGNER_KEY_FILE",
-             "providers.beta.readSignerKeyFile",
-             "file holding the key (hex) of beta's read signer, which signs account reads; "
-             "default <data-dir>/beta-read-signer.key, generated once",
-             [](server_config& c, std::string const& v) -> std::optional<std::string> {
-                 c.beta_read_signer_key_file = v;
-                 return std::nullopt;
-             }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {
@@ -240,9 +254,6 @@ std::vector<setting> const& settings() {
             {"testnet-ws-url", "TESTNET_WS_URL", "testnetWsUrl",
              &upstream_endpoints::testnet_ws_url},
             {"clob-base-url", "CLOB_BASE_URL", "clobBaseUrl", &upstream_endpoints::clob_base_url},
-            {"spot-base-url", "SPOT_BASE_URL", "spotBaseUrl", &upstream_endpoints::spot_base_url},
-            {"testnet-spot-base-url", "TESTNET_SPOT_BASE_URL", "testnetSpotBaseUrl",
-             &upstream_endpoints::testnet_spot_base_url},
         };
         add_account_abuse_settings(t);
         for (std::string const provider : {"alpha", "beta", "gamma"}) {
@@ -252,9 +263,7 @@ std::vector<setting> const& settings() {
             for (auto const& f : fields) {
                 bool const is_clob = std::string_view(f.flag) == "clob-base-url";
                 bool const is_testnet = std::string_view(f.flag).rfind("testnet", 0) == 0;
-                bool const is_spot = std::string_view(f.flag).find("spot-") != std::string::npos;
-                if ((is_clob && provider != "gamma") || (is_testnet && provider == "gamma") ||
-                    (is_spot && provider != "beta"))
+                if ((is_clob && provider != "gamma") || (is_testnet && provider == "gamma"))
                     continue;
                 auto const member = f.member;
                 t.push_back({provider + "-" + f.flag, "GATEWAY_" + upper + "_" + f.env,
@@ -269,6 +278,8 @@ std::vector<setting> const& settings() {
                              }});
             }
         }
+        for (auto const& ps : provider_settings())
+            t.push_back(declared(ps));
         return t;
     }();
     return table;
@@ -294,6 +305,18 @@ config_result fail(std::string message) {
 }
 
 } // namespace
+
+std::string upstream_endpoints::option(std::string_view key, std::string_view fallback) const {
+    auto const it = options.find(key);
+    return std::string(it == options.end() ? fallback : std::string_view(it->second));
+}
+
+std::uint32_t upstream_endpoints::number(std::string_view key, std::uint32_t fallback) const {
+    auto const it = options.find(key);
+    if (it == options.end())
+        return fallback;
+    return static_cast<std::uint32_t>(std::strtoul(it->second.c_str(), nullptr, 10));
+}
 
 bool server_config::no_upstream_configured() const {
     for (auto const& [name, e] : providers)

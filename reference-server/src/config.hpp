@@ -16,18 +16,46 @@
 
 namespace gateway::server {
 
-/// Upstream addresses of one provider (empty = not configured).
+/// One provider's settings: its upstream addresses (empty = not configured) and the settings its
+/// module declares itself (`provider_setting`), such as its weight budget.
 struct upstream_endpoints {
     std::string base_url;
     std::string ws_url;
     std::string testnet_base_url;
     std::string testnet_ws_url;
     std::string clob_base_url; ///< gamma only: its order-book/trading upstream
-    /// beta only: its spot REST upstream, on its own host upstream (empty: `base_url`, as on
-    /// mock-beta, which serves futures and spot on one port).
-    std::string spot_base_url;
-    std::string testnet_spot_base_url;
+    /// The provider's own settings by config key (`budget`, `spotBaseUrl`, ...), as validated
+    /// text; absent: the provider's default.
+    std::map<std::string, std::string, std::less<>> options;
+
+    /// Option `key`, or `fallback` when it is not set.
+    std::string option(std::string_view key, std::string_view fallback = {}) const;
+    /// Option `key` as a whole number (a `budget` setting), or `fallback` when it is not set.
+    std::uint32_t number(std::string_view key, std::uint32_t fallback) const;
 };
+
+/**
+ * A setting a provider module declares for itself (CONTRACT: nothing provider-specific in a
+ * generic file). Named `providers.<provider>.<key>` in the config file, `--<provider>-<flag>` on
+ * the command line and `GATEWAY_<PROVIDER>_<ENV>` in the environment, where flag and env are
+ * `key` in kebab and upper snake case (`spotBaseUrl`: `--beta-spot-base-url`,
+ * `GATEWAY_BETA_SPOT_BASE_URL`).
+ */
+struct provider_setting {
+    enum class kind {
+        url,    ///< an absolute URL
+        budget, ///< upstream weight per window: a whole number 100..1000000
+        file,   ///< a path
+    };
+    std::string provider;
+    std::string key;
+    kind type = kind::url;
+    std::string help;
+};
+
+/// Every provider module's own settings; defined by the composition root (app.cpp), which
+/// names the modules.
+std::vector<provider_setting> const& provider_settings();
 
 struct server_config {
     std::string listen = "127.0.0.1:8080";
@@ -49,15 +77,6 @@ struct server_config {
     /// How long a signer the upstream did not know as the wallet's agent stays refused without
     /// asking again (a retried wrong signature costs no upstream weight).
     std::chrono::milliseconds agent_miss_ttl{2000};
-    /// Weight per 60 s the gateway spends on the alpha upstream (alpha.md §8: 1200 per IP).
-    std::uint32_t alpha_budget = 1200;
-    /// Weight per 60 s the gateway spends on beta's futures upstream (beta.md §8: 2400 per IP).
-    std::uint32_t beta_budget = 2400;
-    /// Weight per 60 s the gateway spends on beta's spot upstream (beta.md §8: 6000 per IP).
-    std::uint32_t beta_spot_budget = 6000;
-    /// beta's read signer (CONTRACT §6.2): a file holding its secp256k1 key in hex. Empty:
-    /// `<data-dir>/beta-read-signer.key`, generated once (0600) and kept.
-    std::string beta_read_signer_key_file;
     /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).
     double key_rate_per_second = 20;
     double key_burst = 40;

@@ -1,5 +1,6 @@
 #include "embedded.hpp"
 
+#include "providers/beta/beta_provider.hpp"
 #include "providers/beta/read_signer.hpp"
 
 #include <gateway/mocks/mock_server.hpp>
@@ -41,7 +42,8 @@ std::unique_ptr<embedded_upstreams> embedded_upstreams::start(server_config& cfg
     // CONTRACT §10: mock-beta takes every account to have approved the gateway's beta read signer
     // (the key beta's provider loads from the same place), so account reads work out of the box.
     auto const read_signer =
-        sign::address_of(beta::load_read_signer(cfg.data_dir, cfg.beta_read_signer_key_file)).str();
+        sign::address_of(beta::load_read_signer(cfg.data_dir, beta::read_signer_key_file(cfg)))
+            .str();
     for (auto kind : {mocks::upstream::alpha, mocks::upstream::beta}) {
         std::optional<std::string> approved;
         if (kind == mocks::upstream::beta)

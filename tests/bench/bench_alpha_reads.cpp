@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
         gateway::test::test_gateway gw(
             [](gateway::server::server_config& cfg) {
                 cfg.market_cache_ttl = std::chrono::milliseconds(0);
-                cfg.alpha_budget = 100000000;
+                cfg.providers["alpha"].options["budget"] = "100000000";
             },
             [](gateway::mocks::mock_options& m) { m.rate_limits = false; });
         auto const key = gw.create_key(gateway::server::auth::key_env::live, 1e6);
@@ -116,7 +116,9 @@ int main(int argc, char** argv) {
     }
     {
         gateway::test::test_gateway gw( // default cache
-            [](gateway::server::server_config& cfg) { cfg.alpha_budget = 100000000; },
+            [](gateway::server::server_config& cfg) {
+                cfg.providers["alpha"].options["budget"] = "100000000";
+            },
             [](gateway::mocks::mock_options& m) { m.rate_limits = false; });
         auto const key = gw.create_key(gateway::server::auth::key_env::live, 1e6);
         auto direct =

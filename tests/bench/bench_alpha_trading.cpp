@@ -178,7 +178,9 @@ int main(int argc, char** argv) {
 
     // 2. Signed order round trip: direct to the mock vs through the gateway.
     gateway::test::test_gateway gw(
-        [](gateway::server::server_config& cfg) { cfg.alpha_budget = 100000000; },
+        [](gateway::server::server_config& cfg) {
+            cfg.providers["alpha"].options["budget"] = "100000000";
+        },
         [](gateway::mocks::mock_options& m) { m.rate_limits = false; });
     auto const key = gw.create_key(gateway::server::auth::key_env::live, 1e6);
     {

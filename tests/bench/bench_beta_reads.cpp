@@ -107,9 +107,9 @@ gateway::test::test_gateway make_gateway(std::string const& key_file, bool cache
         [&](gateway::server::server_config& cfg) {
             if (!cache)
                 cfg.market_cache_ttl = std::chrono::milliseconds(0);
-            cfg.beta_budget = 100000000;
-            cfg.beta_spot_budget = 100000000;
-            cfg.beta_read_signer_key_file = key_file;
+            cfg.providers["beta"].options["budget"] = "100000000";
+            cfg.providers["beta"].options["spotBudget"] = "100000000";
+            cfg.providers["beta"].options["readSignerKeyFile"] = key_file;
         },
         [](gateway::mocks::mock_options& m) {
             m.rate_limits = false; // 2400 weight a minute would stop a benchmark

@@ -873,7 +873,7 @@ TEST_CASE("beta upstream economy: market data cached and coalesced, account data
             "upstream") {
         test_gateway gw([](server::server_config& cfg) {
             cfg.market_cache_ttl = std::chrono::milliseconds(0);
-            cfg.beta_budget = 200;
+            cfg.providers["beta"].options["budget"] = "200";
         });
         auto const key = gw.create_key(server::auth::key_env::live, 1000.0);
         auto c = gw.client_with(key);
@@ -916,8 +916,9 @@ TEST_CASE("beta's read signer: generated once into the data directory, or config
             // beta.md §3.2's published demo key.
             out << "  0x4fd0a42218f3eae43a6ce26d22544e986139a01e5b34a62db53757ffca81bae1\n";
         }
-        test_gateway gw(
-            [&](server::server_config& cfg) { cfg.beta_read_signer_key_file = file.string(); });
+        test_gateway gw([&](server::server_config& cfg) {
+            cfg.providers["beta"].options["readSignerKeyFile"] = file.string();
+        });
         CHECK(read_signer(gw) == "0x21cf8ae13bb72632562c6fff438652ba1a151bb0");
         CHECK_FALSE(std::filesystem::exists(gw.data_dir / "beta-read-signer.key"));
         approve(gw, *gw.beta, trader);

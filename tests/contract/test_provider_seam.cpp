@@ -30,7 +30,7 @@ TEST_CASE("beta prices go through the upstream channel: cached, coalesced and wi
             // The market universe (exchangeInfo and leverageBracket, weight 1 each), one
             // all-symbols ticker/price (weight 2), plus the start-up probe (weight 1) if it has
             // run; never two tickers.
-            c.beta_budget = 5;
+            c.providers["beta"].options["budget"] = "5";
         });
         auto const key = gw.create_key();
         reset_stats(*gw.beta);

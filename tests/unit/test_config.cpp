@@ -131,37 +131,51 @@ TEST_CASE("maxConnections comes from the file, GATEWAY_MAX_CONNECTIONS or --max-
     CHECK(bad.error().find("--max-connections") != std::string::npos);
 }
 
-TEST_CASE("beta's spot upstream, spot budget and read signer key file are settings",
+TEST_CASE("providers declare their own settings: beta's spot upstream, budgets, read signer key",
           "[unit][config][beta]") {
     auto const defaults = load_config(std::nullopt, env_of({}), {});
     REQUIRE(defaults);
-    CHECK(defaults->beta_spot_budget == 6000);
-    CHECK(defaults->beta_read_signer_key_file.empty());
-    CHECK(defaults->providers.at("beta").spot_base_url.empty());
+    auto const& fresh = defaults->providers.at("beta");
+    CHECK(fresh.options.empty()); // unset: the provider's defaults
+    CHECK(fresh.number("spotBudget", 6000) == 6000);
+    CHECK(fresh.option("readSignerKeyFile").empty());
 
     auto const file = write_temp(R"({"providers":{"beta":{
-        "spotBaseUrl":"https://sapi.asterdex.com","readSignerKeyFile":"/etc/gw/beta.key"}},
-        "upstream":{"betaSpotBudget":3000}})");
+        "spotBaseUrl":"https://sapi.asterdex.com","readSignerKeyFile":"/etc/gw/beta.key",
+        "spotBudget":3000},"alpha":{"budget":900}}})");
     auto cfg = load_config(
-        file, env_of({{"GATEWAY_BETA_TESTNET_SPOT_BASE_URL", "https://sapi.asterdex-testnet.com"}}),
+        file,
+        env_of({{"GATEWAY_BETA_TESTNET_SPOT_BASE_URL", "https://sapi.asterdex-testnet.com"},
+                {"GATEWAY_BETA_BUDGET", "1800"}}),
         {{"beta-spot-budget", "4000"}});
     std::remove(file.c_str());
     REQUIRE(cfg);
     auto const& beta = cfg->providers.at("beta");
-    CHECK(beta.spot_base_url == "https://sapi.asterdex.com");
-    CHECK(beta.testnet_spot_base_url == "https://sapi.asterdex-testnet.com");
-    CHECK(cfg->beta_read_signer_key_file == "/etc/gw/beta.key");
-    CHECK(cfg->beta_spot_budget == 4000); // the flag beats the file
+    CHECK(beta.option("spotBaseUrl") == "https://sapi.asterdex.com");
+    CHECK(beta.option("testnetSpotBaseUrl") == "https://sapi.asterdex-testnet.com");
+    CHECK(beta.option("readSignerKeyFile") == "/etc/gw/beta.key");
+    CHECK(beta.number("spotBudget", 6000) == 4000); // the flag beats the file
+    CHECK(beta.number("budget", 2400) == 1800);
+    CHECK(cfg->providers.at("alpha").number("budget", 1200) == 900);
 
-    // Only beta has a separate spot upstream; addresses must be URLs; budgets in range.
+    // A provider has only the settings it declares; addresses must be URLs; budgets in range.
     for (auto const& [flag, value] : std::vector<std::pair<std::string, std::string>>{
              {"alpha-spot-base-url", "https://x"},
              {"gamma-testnet-spot-base-url", "https://x"},
+             {"alpha-read-signer-key-file", "/x"},
              {"beta-spot-base-url", "sapi.asterdex.com"},
-             {"beta-spot-budget", "12"}}) {
+             {"beta-spot-budget", "12"},
+             {"alpha-budget", "99"},
+             {"beta-budget", "1000001"}}) {
         CAPTURE(flag, value);
         auto bad = load_config(std::nullopt, env_of({}), {{flag, value}});
         REQUIRE_FALSE(bad);
         CHECK(bad.error().find("--" + flag) != std::string::npos);
     }
+    // --help lists each declared setting under its three names.
+    auto const help = describe_settings();
+    CHECK_THAT(help, Catch::Contains("--beta-read-signer-key-file"));
+    CHECK_THAT(help, Catch::Contains("GATEWAY_BETA_TESTNET_SPOT_BASE_URL"));
+    CHECK_THAT(help, Catch::Contains("providers.beta.spotBudget"));
+    CHECK_THAT(help, Catch::Contains("providers.alpha.budget"));
 }

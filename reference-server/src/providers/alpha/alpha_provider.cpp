@@ -13,7 +13,12 @@ namespace gateway::server::alpha {
 
 namespace {
 
-provider_info catalog_row() {
+/// The weight per window the gateway spends on alpha's upstream (CONTRACT §3).
+std::uint32_t budget_of(server_config const& cfg) {
+    return cfg.providers.at("alpha").number("budget", wire::alpha::ip_budget);
+}
+
+provider_info catalog_row(server_config const& cfg) {
     return {
         "alpha",
         "Alpha",
@@ -23,7 +28,8 @@ provider_info catalog_row() {
         true,
         auth_model::eip712,
         {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit},
-        wire::alpha::ip_budget,
+        // CONTRACT §3: the budget the gateway keeps to, at most the upstream's per-IP allowance.
+        budget_of(cfg),
         wire::alpha::ip_window_seconds,
         "https://hyperliquid.gitbook.io/hyperliquid-docs/for-developers/api"};
 }
@@ -38,7 +44,7 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
     o.channel.base = net::url::parse(testnet ? up.testnet_base_url : up.base_url)
                          .value_or(net::url{"http", "127.0.0.1", "9", ""});
     o.channel.timeout = cfg.upstream_timeout;
-    o.channel.budget = cfg.alpha_budget;
+    o.channel.budget = budget_of(cfg);
     o.channel.window = std::chrono::seconds(wire::alpha::ip_window_seconds);
     o.market_ttl = cfg.market_cache_ttl;
     o.meta_refresh = cfg.meta_refresh_interval;
@@ -54,7 +60,7 @@ network_capabilities capabilities_of(std::shared_ptr<network> const& n) {
 
 std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     auto p = std::make_shared<provider_module>();
-    p->info = catalog_row();
+    p->info = catalog_row(deps.config);
     p->endpoints = deps.config.providers.at("alpha");
     auto live = make_network(deps, false);
     auto testnet = make_network(deps, true);
@@ -80,6 +86,12 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
         testnet->stop();
     };
     return p;
+}
+
+std::vector<provider_setting> settings() {
+    return {{"alpha", "budget", provider_setting::kind::budget,
+             "alpha upstream request weight the gateway spends per 60 s (default and upstream "
+             "allowance 1200 per IP)"}};
 }
 
 } // namespace gateway::server::alpha

@@ -16,6 +16,14 @@ namespace gateway::server::beta {
 
 namespace {
 
+/// beta's settings (`settings()`), as its modules use them.
+upstream_endpoints const& settings_of(server_config const& cfg) {
+    return cfg.providers.at("beta");
+}
+std::uint32_t futures_budget(server_config const& cfg) {
+    return settings_of(cfg).number("budget", wire::beta::futures_budget);
+}
+
 provider_info catalog_row(server_config const& cfg) {
     return {"beta",
             "Beta",
@@ -27,7 +35,7 @@ provider_info catalog_row(server_config const& cfg) {
             {order_type::market, order_type::limit, order_type::stop_market, order_type::stop_limit,
              order_type::trailing_stop},
             // CONTRACT §3: the budget the gateway keeps to on its futures upstream.
-            cfg.beta_budget,
+            futures_budget(cfg),
             wire::beta::window_seconds,
             "https://github.com/asterdex/api-docs"};
 }
@@ -49,15 +57,15 @@ channel_options channel(server_config const& cfg, std::string name, std::string 
 std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet,
                                       sign::private_key const& read_signer) {
     auto const& cfg = deps.config;
-    auto const& up = cfg.providers.at("beta");
+    auto const& up = settings_of(cfg);
     std::string const name = testnet ? "beta testnet" : "beta";
     std::string const& futures_url = testnet ? up.testnet_base_url : up.base_url;
-    std::string const& spot_url = testnet ? up.testnet_spot_base_url : up.spot_base_url;
+    std::string const spot_url = up.option(testnet ? "testnetSpotBaseUrl" : "spotBaseUrl");
     network_options o;
     o.testnet = testnet;
-    o.futures = channel(cfg, name, futures_url, cfg.beta_budget);
+    o.futures = channel(cfg, name, futures_url, futures_budget(cfg));
     o.spot = channel(cfg, name + " spot", spot_url.empty() ? futures_url : spot_url,
-                     cfg.beta_spot_budget);
+                     up.number("spotBudget", wire::beta::spot_budget));
     o.market_ttl = cfg.market_cache_ttl;
     o.meta_refresh = cfg.meta_refresh_interval;
     return std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o),
@@ -81,7 +89,7 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     auto base = net::url::parse(p->endpoints.base_url);
     if (!base)
         throw std::runtime_error("upstream address of beta is not a URL: " + p->endpoints.base_url);
-    auto const key = load_read_signer(deps.config.data_dir, deps.config.beta_read_signer_key_file);
+    auto const key = load_read_signer(deps.config.data_dir, read_signer_key_file(deps.config));
     auto live = make_network(deps, false, key);
     auto testnet = make_network(deps, true, key);
     p->live = capabilities_of(live);
@@ -100,10 +108,9 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
             v.read_signer = signer; // CONTRACT §6.2: the address an account approves
             if (v.vertical != vertical::spot)
                 continue;
-            if (!endpoints.spot_base_url.empty())
-                v.base_url = endpoints.spot_base_url;
-            if (!endpoints.testnet_spot_base_url.empty())
-                v.testnet_base_url = endpoints.testnet_spot_base_url;
+            v.base_url = endpoints.option("spotBaseUrl", v.base_url);
+            if (auto url = endpoints.option("testnetSpotBaseUrl"); !url.empty())
+                v.testnet_base_url = std::move(url);
         }
     };
     p->start = [live, testnet] {
@@ -115,6 +122,30 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
         testnet->stop();
     };
     return p;
+}
+
+std::string read_signer_key_file(server_config const& cfg) {
+    return settings_of(cfg).option("readSignerKeyFile");
+}
+
+std::vector<provider_setting> settings() {
+    using kind = provider_setting::kind;
+    return {
+        {"beta", "budget", kind::budget,
+         "beta futures upstream request weight the gateway spends per 60 s (default and "
+         "upstream allowance 2400 per IP)"},
+        {"beta", "spotBudget", kind::budget,
+         "beta spot upstream request weight the gateway spends per 60 s (default and upstream "
+         "allowance 6000 per IP)"},
+        {"beta", "spotBaseUrl", kind::url,
+         "upstream address of beta's spot REST API (default: the futures address)"},
+        {"beta", "testnetSpotBaseUrl", kind::url,
+         "upstream address of beta's testnet spot REST API (default: the testnet futures "
+         "address)"},
+        {"beta", "readSignerKeyFile", kind::file,
+         "file holding the key (hex) of beta's read signer, which signs account reads; default "
+         "<data-dir>/beta-read-signer.key, generated once"},
+    };
 }
 
 } // namespace gateway::server::beta
