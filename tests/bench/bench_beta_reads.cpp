@@ -6,14 +6,14 @@
 //   build/tests/bench_beta_reads [requests]
 //
 // Pairs measured, uncached (gateway cache disabled, so every gateway request makes its upstream
-// call):
-//   orderbook   GET /v1/perps/beta/markets/BTC/orderbook  vs GET
-//   /fapi/v3/depth?symbol=BTCUSDT&limit=20 positions   GET /v1/perps/beta/account/{a}/positions  vs
-//   signed GET /fapi/v3/positionRisk balances    GET /v1/spot/beta/balances/{a}            vs
-//   signed GET /api/v3/account
+// call), gateway path first, then the direct call:
+// - orderbook: GET /v1/perps/beta/markets/BTC/orderbook;
+//   GET /fapi/v3/depth?symbol=BTCUSDT&limit=20
+// - positions: GET /v1/perps/beta/account/{a}/positions; signed GET /fapi/v3/positionRisk
+// - balances: GET /v1/spot/beta/balances/{a}; signed GET /api/v3/account
 // (a direct signed request is signed before its clock starts; the gateway's signing is part of
 // what it adds), and cached, with the default cache:
-//   prices      GET /v1/perps/beta/prices                 vs GET /fapi/v3/ticker/price
+// - prices: GET /v1/perps/beta/prices; GET /fapi/v3/ticker/price
 // Prints p50 / p99 in microseconds and the added latency (gateway - direct) at each.
 #include "support/fetch.hpp"
 #include "support/latency.hpp"

@@ -112,7 +112,8 @@ void account_parsers(json::value const& v, beta::universe const& u) {
 }
 
 void error_parsers(json::value const& v) {
-    static auto const signer = *gateway::address::parse("0x5e9ee1089755c3435139848e47e6635505d5a13a");
+    static auto const signer =
+        *gateway::address::parse("0x5e9ee1089755c3435139848e47e6635505d5a13a");
     (void)beta::error_body(v);
     for (unsigned const status : {400U, 401U, 403U, 404U, 500U}) {
         auto const e = beta::read_error("beta", {status, v, {}}, signer);
