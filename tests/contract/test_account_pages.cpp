@@ -5,6 +5,7 @@
 
 #include "support/catch_result.hpp"
 #include "support/fetch.hpp"
+#include "support/shapes.hpp"
 #include "support/test_gateway.hpp"
 
 #include "account_pages.hpp"
@@ -190,13 +191,6 @@ void check_error(raw_response const& r, unsigned status, std::string const& code
     CHECK(e.at("code").as_string() == code);
     if (!message.empty())
         CHECK(e.at("message").as_string() == message);
-}
-
-std::set<std::string> keys_of(boost::json::object const& o) {
-    std::set<std::string> k;
-    for (auto const& kv : o)
-        k.insert(std::string(kv.key()));
-    return k;
 }
 
 constexpr char const* email = "ada@example.com";
@@ -523,7 +517,7 @@ TEST_CASE("the JSON account API signs up, signs in, lists, creates and revokes k
     auto up = c.json(verb::post, "/v1/account/signup", creds);
     REQUIRE(up.status == 201);
     auto const account = json_of(up);
-    CHECK(keys_of(account) == std::set<std::string>{"id", "email"});
+    CHECK(test::keys(account) == std::set<std::string>{"id", "email"});
     CHECK(account.at("email").as_string() == email);
     auto dup = c.json(verb::post, "/v1/account/signup", creds);
     check_error(dup, 400, "VALIDATION_ERROR");
@@ -534,7 +528,7 @@ TEST_CASE("the JSON account API signs up, signs in, lists, creates and revokes k
     auto s = c.json(verb::post, "/v1/account/session", creds);
     REQUIRE(s.status == 200);
     auto const session = json_of(s);
-    CHECK(keys_of(session) == std::set<std::string>{"email", "csrfToken"});
+    CHECK(test::keys(session) == std::set<std::string>{"email", "csrfToken"});
     auto const csrf = std::string(session.at("csrfToken").as_string());
     auto cookie = find_cookie(s, "gw_session");
     REQUIRE(cookie);
@@ -553,7 +547,7 @@ TEST_CASE("the JSON account API signs up, signs in, lists, creates and revokes k
                                         "expiresAt",   "revokedAt", "status"};
     auto with_key = listing;
     with_key.insert("key");
-    CHECK(keys_of(k) == with_key);
+    CHECK(test::keys(k) == with_key);
     CHECK(std::regex_match(std::string(k.at("key").as_string()),
                            std::regex("svc_live_[0-9A-Za-z]{40,}")));
     CHECK(k.at("environment").as_string() == "live");
@@ -564,7 +558,7 @@ TEST_CASE("the JSON account API signs up, signs in, lists, creates and revokes k
 
     auto list = json_of(c.json(verb::get, "/v1/account/keys"));
     REQUIRE(list.at("keys").as_array().size() == 1);
-    CHECK(keys_of(list.at("keys").as_array()[0].as_object()) == listing);
+    CHECK(test::keys(list.at("keys").as_array()[0].as_object()) == listing);
 
     SECTION("bodies are strict") {
         auto unknown = c.json(verb::post, "/v1/account/keys",

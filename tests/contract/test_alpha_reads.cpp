@@ -3,9 +3,11 @@
 // mock control API (CONTRACT §10), so every value below is known in advance.
 #include <catch2/catch.hpp>
 
+#include "support/accounts.hpp"
 #include "support/catch_result.hpp"
 #include "support/fetch.hpp"
 #include "support/mock_control.hpp"
+#include "support/shapes.hpp"
 #include "support/test_gateway.hpp"
 
 #include <boost/json/parse.hpp>
@@ -22,9 +24,6 @@ using verb = boost::beast::http::verb;
 namespace json = boost::json;
 
 namespace {
-
-constexpr char const* trader = "0x1111111111111111111111111111111111111111";
-constexpr char const* nobody = "0x2222222222222222222222222222222222222222";
 
 /// The seeded trader: 100000 USDC, BTC long 0.5 @ 60000 (10x cross), xyz:TSLA short 10 @ 440
 /// (5x isolated), 500 PURR, two resting orders; marks pinned at BTC 65000 and xyz:TSLA 430.
@@ -60,22 +59,6 @@ void require_error(std::pair<unsigned, json::value> const& r, unsigned status,
     CHECK_FALSE(e.at("message").as_string().empty());
     if (!field.empty())
         CHECK(e.at("details").at("field").as_string() == field);
-}
-
-std::set<std::string> keys_of(json::value const& v) {
-    std::set<std::string> out;
-    for (auto const& kv : v.as_object())
-        out.insert(std::string(kv.key()));
-    return out;
-}
-
-template <class T>
-T const& find_by(std::vector<T> const& items, std::string const& symbol) {
-    for (auto const& i : items)
-        if (i.symbol == symbol)
-            return i;
-    FAIL("no item for " << symbol);
-    throw std::logic_error("unreachable");
 }
 
 } // namespace
@@ -114,9 +97,9 @@ TEST_CASE("alpha account reads: summary, positions over every dex, open orders, 
                            "/v1/perps/alpha/account/" + std::string(trader) + "/positions");
         REQUIRE(raw.first == 200);
         for (auto const& p : raw.second.as_array()) {
-            CHECK(keys_of(p) == std::set<std::string>{"symbol", "side", "size", "entryPrice",
-                                                      "markPrice", "unrealizedPnl", "leverage",
-                                                      "liquidationPrice", "margin"});
+            CHECK(keys(p) == std::set<std::string>{"symbol", "side", "size", "entryPrice",
+                                                   "markPrice", "unrealizedPnl", "leverage",
+                                                   "liquidationPrice", "margin"});
             for (auto const& kv : p.as_object())
                 CHECK(kv.value().is_string());
         }
@@ -302,7 +285,7 @@ TEST_CASE("alpha market reads: trades, candles, orderbook, prices", "[contract][
         CHECK(b->timestamp > 0);
         auto raw = raw_get(gw, gw.create_key(), "/v1/perps/alpha/markets/ETH/orderbook");
         REQUIRE(raw.first == 200);
-        CHECK(keys_of(raw.second) == std::set<std::string>{"symbol", "bids", "asks", "timestamp"});
+        CHECK(keys(raw.second) == std::set<std::string>{"symbol", "bids", "asks", "timestamp"});
         CHECK(raw.second.at("bids").as_array().size() == 20); // default depth
     }
 
@@ -355,7 +338,7 @@ TEST_CASE("alpha rwas dexes: list, detail and status", "[contract][alpha]") {
 
     auto raw = raw_get(gw, gw.create_key(), "/v1/rwas/alpha/dexes/xyz/status");
     REQUIRE(raw.first == 200);
-    CHECK(keys_of(raw.second) ==
+    CHECK(keys(raw.second) ==
           std::set<std::string>{"name", "status", "totalNetDeposit", "openInterest", "checkedAt"});
 
     for (auto path : {"/v1/rwas/alpha/dexes/nope", "/v1/rwas/alpha/dexes/nope/status"})

@@ -8,9 +8,11 @@
 #include <catch2/catch.hpp>
 
 #include "embedded.hpp"
+#include "support/accounts.hpp"
 #include "support/api.hpp"
 #include "support/catch_result.hpp"
 #include "support/mock_control.hpp"
+#include "support/shapes.hpp"
 #include "support/test_gateway.hpp"
 
 #include <boost/json/parse.hpp>
@@ -31,8 +33,6 @@ namespace json = boost::json;
 
 namespace {
 
-constexpr char const* trader = "0x1111111111111111111111111111111111111111";
-constexpr char const* nobody = "0x2222222222222222222222222222222222222222";
 constexpr char const* stranger = "0x3333333333333333333333333333333333333333";
 
 std::int64_t now_ms() {
@@ -126,22 +126,6 @@ venue const beta_venue{"beta",
                            approve(gw, m, nobody);
                        }};
 
-std::set<std::string> keys_of(json::value const& v) {
-    std::set<std::string> out;
-    for (auto const& kv : v.as_object())
-        out.insert(std::string(kv.key()));
-    return out;
-}
-
-template <class T>
-T const& find_by(std::vector<T> const& items, std::string const& symbol) {
-    for (auto const& i : items)
-        if (i.symbol == symbol)
-            return i;
-    FAIL("no item for " << symbol);
-    throw std::logic_error("unreachable");
-}
-
 /// Every value of every item of a JSON array is a string, except the named keys.
 void all_strings_but(json::value const& list, std::set<std::string> const& others) {
     for (auto const& item : list.as_array())
@@ -193,9 +177,9 @@ TEST_CASE("account reads answer the same shapes and values on alpha and beta",
         auto raw = api_get(gw, key, base + "/positions");
         REQUIRE(raw.status == 200);
         for (auto const& p : raw.body.as_array())
-            CHECK(keys_of(p) == std::set<std::string>{"symbol", "side", "size", "entryPrice",
-                                                      "markPrice", "unrealizedPnl", "leverage",
-                                                      "liquidationPrice", "margin"});
+            CHECK(keys(p) == std::set<std::string>{"symbol", "side", "size", "entryPrice",
+                                                   "markPrice", "unrealizedPnl", "leverage",
+                                                   "liquidationPrice", "margin"});
         all_strings_but(raw.body, {});
     }
 
@@ -216,8 +200,8 @@ TEST_CASE("account reads answer the same shapes and values on alpha and beta",
         CHECK(acct->available_margin < acct->equity);
         auto raw = api_get(gw, key, base);
         REQUIRE(raw.status == 200);
-        CHECK(keys_of(raw.body) == std::set<std::string>{"equity", "availableMargin", "usedMargin",
-                                                         "unrealizedPnl", "totalPositionValue"});
+        CHECK(keys(raw.body) == std::set<std::string>{"equity", "availableMargin", "usedMargin",
+                                                      "unrealizedPnl", "totalPositionValue"});
         for (auto const& kv : raw.body.as_object())
             CHECK(kv.value().is_string());
     }
@@ -250,10 +234,10 @@ TEST_CASE("account reads answer the same shapes and values on alpha and beta",
         auto raw = api_get(gw, key, base + "/orders");
         REQUIRE(raw.status == 200);
         for (auto const& o : raw.body.as_array())
-            CHECK(keys_of(o) == std::set<std::string>{"orderId", "clientOrderId", "symbol", "side",
-                                                      "type", "price", "triggerPrice", "size",
-                                                      "filledSize", "reduceOnly", "status",
-                                                      "timestamp"});
+            CHECK(keys(o) == std::set<std::string>{"orderId", "clientOrderId", "symbol", "side",
+                                                   "type", "price", "triggerPrice", "size",
+                                                   "filledSize", "reduceOnly", "status",
+                                                   "timestamp"});
     }
 
     SECTION("fills: newest first, limited, filtered by time") {
@@ -287,9 +271,9 @@ TEST_CASE("account reads answer the same shapes and values on alpha and beta",
         auto raw = api_get(gw, key, base + "/fills");
         REQUIRE(raw.status == 200);
         for (auto const& f : raw.body.as_array())
-            CHECK(keys_of(f) == std::set<std::string>{"id", "orderId", "symbol", "side", "price",
-                                                      "size", "fee", "feeAsset", "liquidity",
-                                                      "closedPnl", "timestamp"});
+            CHECK(keys(f) == std::set<std::string>{"id", "orderId", "symbol", "side", "price",
+                                                   "size", "fee", "feeAsset", "liquidity",
+                                                   "closedPnl", "timestamp"});
     }
 
     SECTION("spot balances: available = total - locked") {
@@ -307,7 +291,7 @@ TEST_CASE("account reads answer the same shapes and values on alpha and beta",
         auto raw = api_get(gw, key, "/v1/spot/" + v.provider + "/balances/" + trader);
         REQUIRE(raw.status == 200);
         for (auto const& b : raw.body.as_array())
-            CHECK(keys_of(b) == std::set<std::string>{"asset", "available", "locked", "total"});
+            CHECK(keys(b) == std::set<std::string>{"asset", "available", "locked", "total"});
         all_strings_but(raw.body, {});
     }
 
@@ -357,7 +341,7 @@ TEST_CASE("market reads answer the same shapes on alpha and beta", "[contract][b
         auto raw = api_get(gw, key, "/v1/perps/" + v.provider + "/markets/BTC/trades?limit=2");
         REQUIRE(raw.status == 200);
         for (auto const& x : raw.body.as_array())
-            CHECK(keys_of(x) == std::set<std::string>{"id", "price", "size", "side", "timestamp"});
+            CHECK(keys(x) == std::set<std::string>{"id", "price", "size", "side", "timestamp"});
         all_strings_but(raw.body, {"timestamp"});
     }
 
@@ -394,7 +378,7 @@ TEST_CASE("market reads answer the same shapes on alpha and beta", "[contract][b
         CHECK(b->timestamp > 0);
         auto raw = api_get(gw, key, "/v1/perps/" + v.provider + "/markets/ETH/orderbook");
         REQUIRE(raw.status == 200);
-        CHECK(keys_of(raw.body) == std::set<std::string>{"symbol", "bids", "asks", "timestamp"});
+        CHECK(keys(raw.body) == std::set<std::string>{"symbol", "bids", "asks", "timestamp"});
         CHECK(raw.body.at("bids").as_array().size() == 20); // default depth
     }
 
@@ -435,8 +419,8 @@ TEST_CASE("market reads answer the same shapes on alpha and beta", "[contract][b
         auto raw = api_get(gw, key, "/v1/rwas/" + v.provider + "/markets");
         REQUIRE(raw.status == 200);
         for (auto const& x : raw.body.as_array())
-            CHECK(keys_of(x) == std::set<std::string>{"symbol", "maxLeverage", "szDecimals",
-                                                      "markPrice", "openInterest"});
+            CHECK(keys(x) == std::set<std::string>{"symbol", "maxLeverage", "szDecimals",
+                                                   "markPrice", "openInterest"});
     }
 }
 
@@ -754,8 +738,8 @@ TEST_CASE("beta market listings: rules for signing, spot pairs, rwas perps, no d
         auto raw = api_get(gw, key, "/v1/perps/beta/markets");
         REQUIRE(raw.status == 200);
         for (auto const& i : raw.body.as_array())
-            CHECK(keys_of(i) == std::set<std::string>{"symbol", "tickSize", "stepSize",
-                                                      "minNotional", "maxLeverage"});
+            CHECK(keys(i) == std::set<std::string>{"symbol", "tickSize", "stepSize", "minNotional",
+                                                   "maxLeverage"});
     }
 
     SECTION("spot: BASE/QUOTE markets and prices") {
@@ -770,7 +754,7 @@ TEST_CASE("beta market listings: rules for signing, spot pairs, rwas perps, no d
         CHECK(names == std::set<std::string>{"BTC/USDT", "ETH/USDT", "ASTER/USDT"});
         auto prices = c.spot_prices("beta");
         REQUIRE(prices);
-        CHECK(keys_of(json::value_from(*prices)) == names);
+        CHECK(keys(json::value_from(*prices)) == names);
         for (auto const& [pair, px] : *prices)
             CHECK(px > decimal{});
         // perps prices never carry spot pairs (CONTRACT §1)

@@ -13,10 +13,6 @@ using namespace gateway;
 
 namespace {
 
-std::uint16_t port_of(test::test_gateway const& gw) {
-    return static_cast<std::uint16_t>(std::stoi(gw.base_url.substr(gw.base_url.rfind(':') + 1)));
-}
-
 void check_contract_400(std::string const& wire) {
     CHECK(wire.rfind("HTTP/1.1 400", 0) == 0);
     CHECK(wire.find("\"code\":\"VALIDATION_ERROR\"") != std::string::npos);
@@ -24,13 +20,12 @@ void check_contract_400(std::string const& wire) {
     CHECK(wire.find("Connection: close") != std::string::npos);
     CHECK(test::count_responses(wire) == 1);
 }
-
 } // namespace
 
 TEST_CASE("gatewayd refuses Transfer-Encoding: gzip without running the body as a request",
           "[contract][hostile]") {
     test::test_gateway gw;
-    test::raw_socket c(port_of(gw));
+    test::raw_socket c(gw.port);
     REQUIRE(c.send_all("GET /v1/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n"
                        "GET /v1/health HTTP/1.1\r\nHost: x\r\nX-Request-Id: SMUGGLED\r\n\r\n"));
     auto const wire = c.read_until_close();
@@ -42,7 +37,7 @@ TEST_CASE("gatewayd refuses Transfer-Encoding: gzip without running the body as 
 TEST_CASE("gatewayd answers an endless trailer with 400 after a bounded read",
           "[contract][hostile]") {
     test::test_gateway gw;
-    test::raw_socket c(port_of(gw));
+    test::raw_socket c(gw.port);
     REQUIRE(c.send_all("GET /v1/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
                        "0\r\n"));
     std::string fields;
@@ -65,9 +60,9 @@ TEST_CASE("gatewayd's maxConnections: at the cap the longest idle connection mak
           "[contract][hostile]") {
     test::test_gateway gw([](server::server_config& c) { c.max_connections = 2; });
     // Two connections that never send: admitted in order, idle from the start.
-    test::raw_socket first(port_of(gw));
-    test::raw_socket second(port_of(gw));
-    test::raw_socket client(port_of(gw));
+    test::raw_socket first(gw.port);
+    test::raw_socket second(gw.port);
+    test::raw_socket client(gw.port);
     REQUIRE(client.send_all("GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n"));
     auto const res = client.read_response();
     REQUIRE(res);

@@ -7,6 +7,7 @@
 #include <gateway/providers/alpha/signing.hpp>
 #include <gateway/types/decimal.hpp>
 
+#include "support/mock_control.hpp"
 #include "support/mock_http.hpp"
 
 #include <boost/json/parse.hpp>
@@ -26,6 +27,7 @@ namespace http = boost::beast::http;
 namespace json = boost::json;
 using gateway::mocks::mock_server;
 using gateway::mocks::upstream;
+using gateway::test::control;
 using gateway::test::fetch;
 using gateway::test::keys;
 
@@ -506,11 +508,6 @@ void check_keys(json::value const& ours, json::value const& recorded, std::strin
                !recorded.as_array().empty()) {
         check_keys(ours.as_array()[0], recorded.as_array()[0], path + "[0]");
     }
-}
-
-gateway::test::raw_response control(mock_server const& m, http::verb verb, std::string const& path,
-                                    std::string body = {}) {
-    return fetch(verb, m.base_url() + path, std::move(body));
 }
 
 json::value control_json(mock_server const& m, http::verb verb, std::string const& path,

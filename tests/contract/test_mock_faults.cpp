@@ -4,6 +4,8 @@
 #include <gateway/mocks/mock_server.hpp>
 
 #include "../support/fetch.hpp"
+#include "../support/mock_control.hpp"
+#include "../support/shapes.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/system/system_error.hpp>
@@ -22,7 +24,9 @@ namespace json = boost::json;
 using gateway::mocks::mock_options;
 using gateway::mocks::mock_server;
 using gateway::mocks::upstream;
+using gateway::test::control;
 using gateway::test::fetch;
+using gateway::test::keys;
 
 /// One ordinary upstream request per mock kind.
 struct probe {
@@ -47,18 +51,6 @@ probe probe_for(upstream kind) {
 
 gateway::test::raw_response call(mock_server const& m, probe const& p) {
     return fetch(p.verb, m.base_url() + p.path, p.body);
-}
-
-gateway::test::raw_response control(mock_server const& m, http::verb verb, std::string const& path,
-                                    std::string const& body = {}) {
-    return fetch(verb, m.base_url() + path, body);
-}
-
-std::set<std::string> keys(json::value const& v) {
-    std::set<std::string> out;
-    for (auto const& kv : v.as_object())
-        out.insert(std::string(kv.key()));
-    return out;
 }
 
 } // namespace

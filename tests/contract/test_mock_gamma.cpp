@@ -34,7 +34,7 @@ std::unique_ptr<mock_server> start_gamma() {
     return mock_server::start({upstream::gamma});
 }
 
-json::value fixture(std::string const& name) {
+json::value gamma_fixture(std::string const& name) {
     return gateway::test::fixture_document("gamma/" + name).at("entries").at(0).at("httpResponse");
 }
 
@@ -48,7 +48,7 @@ std::vector<std::string> string_list(json::value const& field) {
     return out;
 }
 
-gateway::decimal dec(std::string_view s) {
+gateway::decimal dec_text(std::string_view s) {
     auto d = gateway::decimal::parse_lenient(s);
     REQUIRE(d);
     return *d;
@@ -114,7 +114,7 @@ void check_market_shape(json::value const& mk) {
     if (mk.at("closed") == false) {
         CHECK(mk.at("bestBid").is_number());
         CHECK(mk.at("bestAsk").is_number());
-        CHECK(dec(prices[0]) > *gateway::decimal::parse("0"));
+        CHECK(dec_text(prices[0]) > *gateway::decimal::parse("0"));
     }
 }
 
@@ -250,7 +250,7 @@ TEST_CASE("gamma mock: the CLOB root and time", "[contract][mock][gamma]") {
 TEST_CASE("gamma mock: /clob/book has the recorded shape, ordering and hash",
           "[contract][mock][gamma]") {
     auto m = start_gamma();
-    auto const recorded = fixture("ccxt-fetchOrderBook.json");
+    auto const recorded = gamma_fixture("ccxt-fetchOrderBook.json");
     auto const mk = open_market(*m);
     auto const token = string_list(mk.at("clobTokenIds"))[0];
     auto const b = get_json(*m, "/clob/book?token_id=" + token);
@@ -274,10 +274,13 @@ TEST_CASE("gamma mock: /clob/book has the recorded shape, ordering and hash",
         }
     // gamma.md §3.2: bids ascending, asks descending; the best of each is last.
     for (std::size_t i = 1; i < bids.size(); ++i)
-        CHECK(dec(bids[i].at("price").as_string()) > dec(bids[i - 1].at("price").as_string()));
+        CHECK(dec_text(bids[i].at("price").as_string()) >
+              dec_text(bids[i - 1].at("price").as_string()));
     for (std::size_t i = 1; i < asks.size(); ++i)
-        CHECK(dec(asks[i].at("price").as_string()) < dec(asks[i - 1].at("price").as_string()));
-    CHECK(dec(bids.back().at("price").as_string()) < dec(asks.back().at("price").as_string()));
+        CHECK(dec_text(asks[i].at("price").as_string()) <
+              dec_text(asks[i - 1].at("price").as_string()));
+    CHECK(dec_text(bids.back().at("price").as_string()) <
+          dec_text(asks.back().at("price").as_string()));
     // The hash is SHA-1 of the compact body with hash "" (py-clob-client's check).
     auto copy = b;
     copy.as_object()["hash"] = "";

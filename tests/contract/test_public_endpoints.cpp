@@ -4,6 +4,7 @@
 #include "support/catch_result.hpp"
 #include "support/eventually.hpp"
 #include "support/fetch.hpp"
+#include "support/shapes.hpp"
 #include "support/test_gateway.hpp"
 
 #include <boost/asio/connect.hpp>
@@ -19,13 +20,6 @@ using gateway::test::fetch;
 using verb = boost::beast::http::verb;
 
 namespace {
-
-std::set<std::string> keys_of(boost::json::object const& o) {
-    std::set<std::string> k;
-    for (auto const& kv : o)
-        k.insert(std::string(kv.key()));
-    return k;
-}
 
 boost::json::object get_json(test::test_gateway& gw, std::string const& path) {
     auto r = fetch(verb::get, gw.base_url + path);
@@ -55,12 +49,13 @@ TEST_CASE("GET /v1/providers lists the three providers with exactly the spec's f
           "[contract][public]") {
     test::test_gateway gw;
     auto raw = get_json(gw, "/v1/providers");
-    REQUIRE(keys_of(raw) == std::set<std::string>{"providers"});
+    REQUIRE(test::keys(raw) == std::set<std::string>{"providers"});
     auto const& arr = raw.at("providers").as_array();
     REQUIRE(arr.size() == 3);
     for (auto const& p : arr)
-        CHECK(keys_of(p.as_object()) == std::set<std::string>{"id", "name", "verticals", "testnet",
-                                                              "authModel", "description"});
+        CHECK(test::keys(p.as_object()) == std::set<std::string>{"id", "name", "verticals",
+                                                                 "testnet", "authModel",
+                                                                 "description"});
 
     auto list = gw.sdk->providers();
     REQUIRE(list);
@@ -86,18 +81,19 @@ TEST_CASE("GET /v1/providers/{provider} shows the configured upstreams, order ty
     test::test_gateway gw;
     SECTION("alpha") {
         auto raw = get_json(gw, "/v1/providers/alpha");
-        CHECK(keys_of(raw) == std::set<std::string>{"id", "name", "verticals", "testnet",
-                                                    "authModel", "description", "verticalDetails",
-                                                    "orderTypes", "rateLimit", "docsUrl"});
+        CHECK(test::keys(raw) == std::set<std::string>{"id", "name", "verticals", "testnet",
+                                                       "authModel", "description",
+                                                       "verticalDetails", "orderTypes", "rateLimit",
+                                                       "docsUrl"});
         CHECK(raw.at("rateLimit") == boost::json::parse(R"({"requests":1200,"windowSeconds":60})"));
         CHECK(raw.at("orderTypes") ==
               boost::json::parse(R"(["market","limit","stop_market","stop_limit"])"));
         auto const& vds = raw.at("verticalDetails").as_array();
         REQUIRE(vds.size() == 3);
         for (auto const& vd : vds) {
-            CHECK(keys_of(vd.as_object()) == std::set<std::string>{"vertical", "baseUrl", "wsUrl",
-                                                                   "testnetBaseUrl",
-                                                                   "testnetWsUrl"});
+            CHECK(test::keys(vd.as_object()) == std::set<std::string>{"vertical", "baseUrl",
+                                                                      "wsUrl", "testnetBaseUrl",
+                                                                      "testnetWsUrl"});
             CHECK(vd.at("baseUrl").as_string() == gw.alpha->base_url());
             CHECK(vd.at("testnetBaseUrl").as_string() == gw.alpha_testnet->base_url());
             CHECK(vd.at("wsUrl").as_string() == gw.alpha->ws_url());
@@ -121,7 +117,7 @@ TEST_CASE("GET /v1/providers/{provider} shows the configured upstreams, order ty
         auto raw = get_json(gw, "/v1/providers/gamma");
         auto const& vds = raw.at("verticalDetails").as_array();
         REQUIRE(vds.size() == 1);
-        CHECK(keys_of(vds[0].as_object()) ==
+        CHECK(test::keys(vds[0].as_object()) ==
               std::set<std::string>{"vertical", "baseUrl", "wsUrl", "clobBaseUrl"});
         CHECK(vds[0].at("vertical").as_string() == "predictions");
         CHECK(vds[0].at("clobBaseUrl").as_string() == gw.gamma->base_url() + "/clob");
@@ -144,20 +140,20 @@ TEST_CASE("an unknown provider is 404 PROVIDER_NOT_FOUND on every public path",
     auto raw = fetch(verb::get, gw.base_url + "/v1/health/delta");
     CHECK(raw.status == 404);
     auto body = boost::json::parse(raw.body).as_object();
-    CHECK(keys_of(body) == std::set<std::string>{"error"});
-    CHECK(keys_of(body.at("error").as_object()) == std::set<std::string>{"code", "message"});
+    CHECK(test::keys(body) == std::set<std::string>{"error"});
+    CHECK(test::keys(body.at("error").as_object()) == std::set<std::string>{"code", "message"});
 }
 
 TEST_CASE("GET /v1/health aggregates live probes of every provider", "[contract][public]") {
     test::test_gateway gw;
     auto raw = get_json(gw, "/v1/health");
-    CHECK(keys_of(raw) == std::set<std::string>{"status", "service", "timestamp", "providers"});
+    CHECK(test::keys(raw) == std::set<std::string>{"status", "service", "timestamp", "providers"});
     CHECK(raw.at("status").as_string() == "ok");
     CHECK(is_iso8601_utc(std::string(raw.at("timestamp").as_string())));
     auto const& providers = raw.at("providers").as_object();
-    CHECK(keys_of(providers) == std::set<std::string>{"alpha", "beta", "gamma"});
+    CHECK(test::keys(providers) == std::set<std::string>{"alpha", "beta", "gamma"});
     for (auto const& kv : providers) {
-        CHECK(keys_of(kv.value().as_object()) == std::set<std::string>{"status", "latency"});
+        CHECK(test::keys(kv.value().as_object()) == std::set<std::string>{"status", "latency"});
         CHECK(kv.value().at("status").as_string() == "ok");
         CHECK(kv.value().at("latency").is_number());
     }
@@ -172,7 +168,7 @@ TEST_CASE("GET /v1/health aggregates live probes of every provider", "[contract]
 TEST_CASE("GET /v1/health/{provider} names the probe and when it ran", "[contract][public]") {
     test::test_gateway gw;
     auto raw = get_json(gw, "/v1/health/beta");
-    CHECK(keys_of(raw) ==
+    CHECK(test::keys(raw) ==
           std::set<std::string>{"provider", "status", "latency", "checkedAt", "checkMethod"});
     CHECK(raw.at("provider").as_string() == "beta");
     CHECK(raw.at("latency").is_number());

@@ -10,8 +10,15 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace gateway::test {
+
+/// `{verb} {mock}{path}` with `body`, whatever it answers.
+inline raw_response control(mocks::mock_server const& m, boost::beast::http::verb verb,
+                            std::string const& path, std::string body = {}) {
+    return fetch(verb, m.base_url() + path, std::move(body));
+}
 
 /// `POST {mock}{path}` with a JSON body; must answer 200.
 inline void mock_post(mocks::mock_server& m, std::string const& path, std::string const& body) {

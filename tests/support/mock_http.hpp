@@ -1,7 +1,8 @@
 #pragma once
 // What the mock-upstream contract tests share: GET against a mock, reading recorded fixtures
-// and comparing key sets.
+// and comparing key sets (shapes.hpp).
 #include "support/fetch.hpp"
+#include "support/shapes.hpp"
 
 #include <gateway/mocks/mock_server.hpp>
 
@@ -37,13 +38,6 @@ inline boost::json::value fixture_document(std::string const& path) {
     std::stringstream ss;
     ss << in.rdbuf();
     return boost::json::parse(ss.str());
-}
-
-inline std::set<std::string> keys(boost::json::value const& v) {
-    std::set<std::string> out;
-    for (auto const& kv : v.as_object())
-        out.insert(std::string(kv.key()));
-    return out;
 }
 
 } // namespace gateway::test

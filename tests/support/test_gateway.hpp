@@ -116,13 +116,16 @@ struct test_gateway {
     std::unique_ptr<mocks::mock_server> alpha, alpha_testnet, beta, beta_testnet, gamma;
     std::unique_ptr<server::gateway_app> app;
     std::string base_url;
+    /// gatewayd's port (for raw sockets); follows a restart.
+    std::uint16_t port = 0;
     std::unique_ptr<client> sdk;
 
 private:
     void boot() {
         app = std::make_unique<server::gateway_app>(config, clock);
         auto const ep = app->start();
-        base_url = "http://127.0.0.1:" + std::to_string(ep.port());
+        port = ep.port();
+        base_url = "http://127.0.0.1:" + std::to_string(port);
         client_options opt;
         opt.base_url = base_url;
         sdk = std::make_unique<client>(client::create(opt).value());
