@@ -104,7 +104,6 @@ constexpr std::int64_t builder_minimum_usd = 100;
 constexpr std::int64_t tenths_bps_per_unit = 100'000;
 
 constexpr std::int64_t ppm = 1'000'000;
-constexpr unsigned usd_decimals = 6;
 
 /// Known upstream action types the mock does not implement (answered with an err), each
 /// surrounded by spaces.

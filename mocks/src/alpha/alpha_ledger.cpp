@@ -9,7 +9,6 @@ namespace gateway::mocks::alpha {
 
 namespace {
 
-constexpr unsigned usd_decimals = 6; // USDC's perps precision: margin moves, fees, PnL
 constexpr unsigned default_leverage_value = 20;
 
 bool is_hex(char c) {

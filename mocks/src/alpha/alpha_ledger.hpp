@@ -48,6 +48,9 @@
 
 namespace gateway::mocks::alpha {
 
+/// USDC's precision on perps: margin moves, fees and PnL are rounded to it.
+inline constexpr unsigned usd_decimals = 6;
+
 enum class margin_mode { cross, isolated };
 
 struct leverage_setting {
