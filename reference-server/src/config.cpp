@@ -257,9 +257,7 @@ std::vector<setting> const& settings() {
         };
         add_account_abuse_settings(t);
         for (std::string const provider : {"alpha", "beta", "gamma"}) {
-            std::string upper = provider;
-            for (auto& ch : upper)
-                ch = static_cast<char>(ch - 'a' + 'A');
+            std::string const upper = split_camel(provider, '_', true);
             for (auto const& f : fields) {
                 bool const is_clob = std::string_view(f.flag) == "clob-base-url";
                 bool const is_testnet = std::string_view(f.flag).rfind("testnet", 0) == 0;

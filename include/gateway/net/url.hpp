@@ -46,26 +46,26 @@ struct url {
             return std::nullopt;
         std::string_view rest = text.substr(sep + 3);
         auto const slash = rest.find('/');
-        std::string_view authority = rest.substr(0, slash);
+        std::string_view hostport = rest.substr(0, slash);
         std::string_view path = slash == std::string_view::npos ? "" : rest.substr(slash);
-        if (authority.empty() || path.find_first_of("?#") != std::string_view::npos)
+        if (hostport.empty() || path.find_first_of("?#") != std::string_view::npos)
             return std::nullopt;
         std::string_view port;
-        if (authority.front() == '[') { // IPv6 literal
-            auto const close = authority.find(']');
+        if (hostport.front() == '[') { // IPv6 literal
+            auto const close = hostport.find(']');
             if (close == std::string_view::npos)
                 return std::nullopt;
-            u.host = std::string(authority.substr(1, close - 1));
-            if (close + 1 < authority.size()) {
-                if (authority[close + 1] != ':')
+            u.host = std::string(hostport.substr(1, close - 1));
+            if (close + 1 < hostport.size()) {
+                if (hostport[close + 1] != ':')
                     return std::nullopt;
-                port = authority.substr(close + 2);
+                port = hostport.substr(close + 2);
             }
-        } else if (auto const colon = authority.rfind(':'); colon != std::string_view::npos) {
-            u.host = std::string(authority.substr(0, colon));
-            port = authority.substr(colon + 1);
+        } else if (auto const colon = hostport.rfind(':'); colon != std::string_view::npos) {
+            u.host = std::string(hostport.substr(0, colon));
+            port = hostport.substr(colon + 1);
         } else {
-            u.host = std::string(authority);
+            u.host = std::string(hostport);
         }
         if (u.host.empty())
             return std::nullopt;

@@ -155,9 +155,9 @@ constexpr bool rows_in_order() {
 
 template <class E>
 constexpr std::optional<E> enum_from_text(std::string_view text) noexcept {
-    for (auto const& row : enum_traits<E>::rows)
-        if (row.text == text)
-            return row.value;
+    for (auto const& entry : enum_traits<E>::rows)
+        if (entry.text == text)
+            return entry.value;
     return std::nullopt;
 }
 } // namespace detail
