@@ -643,6 +643,32 @@ std::optional<order_record> ledger::order(std::string const& address,
     return std::nullopt;
 }
 
+std::optional<order_record> ledger::order_by_client_id(std::string const& address,
+                                                       std::string const& client_id,
+                                                       bool spot) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    if (!a)
+        return std::nullopt;
+    for (auto const& [id, o] : spot ? a->spot_open : a->open)
+        if (o.spec.client_order_id == client_id)
+            return o;
+    auto const& history = spot ? a->spot_history : a->history;
+    for (auto it = history.rbegin(); it != history.rend(); ++it)
+        if (it->spec.client_order_id == client_id)
+            return *it;
+    return std::nullopt;
+}
+
+amount ledger::position_amt(std::string const& address, std::string const& symbol) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    if (!a)
+        return {};
+    auto const p = a->positions.find(symbol);
+    return p == a->positions.end() ? amount{} : p->second.amt;
+}
+
 std::vector<fill_record> ledger::fills(std::string const& address) const {
     std::vector<fill_record> out;
     {

@@ -344,6 +344,13 @@ public:
     std::vector<order_record> open_orders(std::string const& address) const;
     /// An open or past order.
     std::optional<order_record> order(std::string const& address, std::uint64_t order_id) const;
+    /// An open or past order (futures, or spot when `spot`) by client order id: the open one
+    /// first, else the newest in the history.
+    std::optional<order_record> order_by_client_id(std::string const& address,
+                                                   std::string const& client_id,
+                                                   bool spot) const;
+    /// The signed position size in `symbol` (zero when flat).
+    amount position_amt(std::string const& address, std::string const& symbol) const;
     /// Fills, oldest first.
     std::vector<fill_record> fills(std::string const& address) const;
     /// Income, oldest first.
