@@ -36,7 +36,8 @@
  *   margin and unrealized PnL of the *other* cross positions); a result <= 0 means none.
  *   availableBalance = max(0, cross wallet + cross uPnL - cross position IM - open-order IM),
  *   maxWithdrawAmount = max(0, min(availableBalance, cross wallet)).
- * - Spot balances are separate assets with `free` and `locked`.
+ * - Spot balances are separate assets with `free` and `locked`; spot orders and fills are kept
+ *   apart from the futures ones (the engine locks what a spot order reserves).
  *
  * All numbers are `amount`s (exact, 10 decimals). Addresses are lowercase `0x` + 40 hex.
  *
