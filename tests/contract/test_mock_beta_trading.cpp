@@ -22,6 +22,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -227,8 +228,8 @@ TEST_CASE("beta mock trading: a futures market order shows up in positions, fill
     CHECK(ack.at("clientOrderId") == "m1");
     CHECK(ack.at("positionSide") == "BOTH");
 
-    auto const result = post_order(
-        *m, "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.01&newOrderRespType=RESULT");
+    auto const result =
+        post_order(*m, "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.01&newOrderRespType=RESULT");
     CHECK(keys(result) == keys(ack));
     CHECK(result.at("status") == "FILLED");
     CHECK(result.at("executedQty") == "0.01");
@@ -274,31 +275,33 @@ TEST_CASE("beta mock trading: cancel answers the recorded cancel; unknown orders
     CHECK(kinds(open) == kinds(fixture("ccxt-fetchOrder.json")));
     CHECK(open.at("status") == "NEW");
 
-    auto const canceled = ok_json(call(*m, http::verb::delete_, "/fapi/v3/order",
-                                       "symbol=BTCUSDT&orderId=" + id_of(placed)));
+    auto const canceled = ok_json(
+        call(*m, http::verb::delete_, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(placed)));
     auto const recorded = fixture("ccxt-cancelOrder.json", 1);
     CHECK(kinds(canceled) == kinds(recorded));
     CHECK(canceled.at("status") == "CANCELED");
-    for (auto const* same : {"origType", "type", "price", "side", "timeInForce", "reduceOnly",
-                             "closePosition", "workingType", "priceProtect", "priceRate",
-                             "executedQty", "cumQty", "cumQuote"})
+    for (auto const* same :
+         {"origType", "type", "price", "side", "timeInForce", "reduceOnly", "closePosition",
+          "workingType", "priceProtect", "priceRate", "executedQty", "cumQty", "cumQuote"})
         CHECK(canceled.at(same) == recorded.at(same));
     CHECK(canceled.at("positionSide") == "BOTH"); // one-way mode (the recording is hedge mode)
 
-    check_error(call(*m, http::verb::delete_, "/fapi/v3/order",
-                     "symbol=BTCUSDT&orderId=" + id_of(placed)),
-                wb::cancel_rejected);
+    check_error(
+        call(*m, http::verb::delete_, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(placed)),
+        wb::cancel_rejected);
     check_error(call(*m, http::verb::delete_, "/fapi/v3/order", "symbol=BTCUSDT&orderId=1"),
                 wb::cancel_rejected);
     check_error(call(*m, http::verb::get, "/fapi/v3/order", "symbol=BTCUSDT&orderId=1"),
                 wb::no_such_order);
-    check_error(call(*m, http::verb::get, "/fapi/v3/order", "symbol=ETHUSDT&orderId=" + id_of(placed)),
-                wb::no_such_order); // another symbol's order
+    check_error(
+        call(*m, http::verb::get, "/fapi/v3/order", "symbol=ETHUSDT&orderId=" + id_of(placed)),
+        wb::no_such_order); // another symbol's order
     check_error(call(*m, http::verb::delete_, "/fapi/v3/order", "symbol=BTCUSDT"),
                 wb::mandatory_param,
                 "Param 'origClientOrderId' or 'orderId' must be sent, but both were empty/null!");
-    CHECK(get_signed(*m, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(placed))
-              .at("status") == "CANCELED");
+    CHECK(
+        get_signed(*m, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(placed)).at("status") ==
+        "CANCELED");
 
     SECTION("spot cancel answers the recorded spot cancel and releases the reservation") {
         auto const bid = post_order(*m,
@@ -309,9 +312,9 @@ TEST_CASE("beta mock trading: cancel answers the recorded cancel; unknown orders
                                     "symbol=ETHUSDT&origClientOrderId=web_x"));
         auto const rec = fixture("ccxt-cancelOrder.json", 0);
         CHECK(keys(c) == keys(rec));
-        for (auto const* same : {"status", "avgPrice", "origQty", "executedQty", "cumQty",
-                                 "cumQuote", "timeInForce", "type", "side", "stopPrice",
-                                 "origType"})
+        for (auto const* same :
+             {"status", "avgPrice", "origQty", "executedQty", "cumQty", "cumQuote", "timeInForce",
+              "type", "side", "stopPrice", "origType"})
             CHECK(c.at(same) == rec.at(same));
         CHECK(c.at("price") == "1211.75");
         CHECK(c.at("orderId") == bid.at("orderId"));
@@ -345,8 +348,8 @@ TEST_CASE("beta mock trading: allOpenOrders cancels a symbol's orders with the r
 TEST_CASE("beta mock trading: leverage answers the recorded body and applies",
           "[contract][mock][beta]") {
     auto m = start_funded();
-    auto const r = ok_json(call(*m, http::verb::post, "/fapi/v3/leverage",
-                                "symbol=BTCUSDT&leverage=21"));
+    auto const r =
+        ok_json(call(*m, http::verb::post, "/fapi/v3/leverage", "symbol=BTCUSDT&leverage=21"));
     auto const rec = fixture("ccxt-setLeverage.json");
     CHECK(kinds(r) == kinds(rec));
     CHECK(r.at("symbol") == rec.at("symbol"));
@@ -365,8 +368,7 @@ TEST_CASE("beta mock trading: leverage answers the recorded body and applies",
 
     SECTION("a position above the new leverage's cap refuses the change") {
         post_order(*m, "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=1"); // 65000 notional
-        check_error(call(*m, http::verb::post, "/fapi/v3/leverage",
-                         "symbol=BTCUSDT&leverage=125"),
+        check_error(call(*m, http::verb::post, "/fapi/v3/leverage", "symbol=BTCUSDT&leverage=125"),
                     wb::max_leverage_ratio); // 125x caps 50000
     }
 }
@@ -378,12 +380,12 @@ TEST_CASE("beta mock trading: stops and trailing stops trigger on /__mock/mark",
           "[contract][mock][beta]") {
     auto m = start_funded();
     post_order(*m, "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.02");
-    auto const stop = post_order(
-        *m, "symbol=BTCUSDT&side=SELL&type=STOP_MARKET&quantity=0.02&stopPrice=64000"
-            "&reduceOnly=true&workingType=MARK_PRICE");
+    auto const stop =
+        post_order(*m, "symbol=BTCUSDT&side=SELL&type=STOP_MARKET&quantity=0.02&stopPrice=64000"
+                       "&reduceOnly=true&workingType=MARK_PRICE");
     set_mark(*m, "BTC", "64100");
-    CHECK(get_signed(*m, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(stop))
-              .at("status") == "NEW");
+    CHECK(get_signed(*m, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(stop)).at("status") ==
+          "NEW");
     set_mark(*m, "BTC", "63900");
     auto const fired = get_signed(*m, "/fapi/v3/order", "symbol=BTCUSDT&orderId=" + id_of(stop));
     CHECK(fired.at("status") == "FILLED");

@@ -38,7 +38,9 @@ struct beta_engine {
     std::int64_t now = t0;
     market_state markets{7, market_specs(), t0, 0};
     ledger book{7, contracts(), {"USDT", "BTC", "ETH", "ASTER"}};
-    engine ex{book, markets, [this] { return now; }};
+    engine ex{book, markets, [this] {
+                  return now;
+              }};
 
     beta_engine() {
         mark("BTCUSDT", "65000");
@@ -340,8 +342,7 @@ TEST_CASE("mock beta matching: trailing stop activation and callback", "[unit][m
     }
 }
 
-TEST_CASE("mock beta matching: margin, leverage and the liquidation price",
-          "[unit][mock][beta]") {
+TEST_CASE("mock beta matching: margin, leverage and the liquidation price", "[unit][mock][beta]") {
     beta_engine f;
     f.fund(alice, "1000");
     CHECK(f.refused(alice, market(true, "1")) == wb::margin_insufficient.code); // 65000 / 20
@@ -394,7 +395,7 @@ TEST_CASE("mock beta matching: spot locks, fills and cancels", "[unit][mock][bet
 
     auto const buy = f.place(alice, market(true, "0.01"), venue::spot);
     CHECK(buy.final.status == "FILLED");
-    CHECK(f.book.spot_balance(alice, "USDT").free == a("349.999")); // 1000 - 650.001
+    CHECK(f.book.spot_balance(alice, "USDT").free == a("349.999"));  // 1000 - 650.001
     CHECK(f.book.spot_balance(alice, "BTC").free == a("0.0099965")); // less 0.035% in BTC
     CHECK(f.refused(alice, market(true, "0.01"), venue::spot) == wb::insufficient_balance.code);
     CHECK(f.refused(bob, limit(false, "0.01", "70000"), venue::spot) ==

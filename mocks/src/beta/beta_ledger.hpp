@@ -307,13 +307,12 @@ public:
     /// Rests (or replaces) an open spot order under its own id.
     void rest_spot_order(std::string const& address, order_record order);
     /// As `update_order`, for a spot order.
-    bool update_spot_order(std::string const& address, std::uint64_t order_id,
-                           amount executed_qty, amount cum_quote, std::string const& status,
-                           std::int64_t time_ms);
+    bool update_spot_order(std::string const& address, std::uint64_t order_id, amount executed_qty,
+                           amount cum_quote, std::string const& status, std::int64_t time_ms);
     /// As `remove_order`, for a spot order.
     std::optional<order_record> remove_spot_order(std::string const& address,
-                                                  std::uint64_t order_id,
-                                                  std::string const& status, std::int64_t time_ms);
+                                                  std::uint64_t order_id, std::string const& status,
+                                                  std::int64_t time_ms);
     /// As `record_order`, for a spot order.
     void record_spot_order(std::string const& address, order_record order);
     /// Moves `amt` of a spot asset from free to locked; false (nothing moved) when the free
@@ -348,8 +347,7 @@ public:
     /// An open or past order (futures, or spot when `spot`) by client order id: the open one
     /// first, else the newest in the history.
     std::optional<order_record> order_by_client_id(std::string const& address,
-                                                   std::string const& client_id,
-                                                   bool spot) const;
+                                                   std::string const& client_id, bool spot) const;
     /// The signed position size in `symbol` (zero when flat).
     amount position_amt(std::string const& address, std::string const& symbol) const;
     /// Fills, oldest first.

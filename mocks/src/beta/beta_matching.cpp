@@ -16,8 +16,8 @@ constexpr unsigned usdt_decimals = 8;
 const std::string quote_asset = "USDT";
 
 bool is_trigger_type(std::string const& t) {
-    return t == "STOP" || t == "STOP_MARKET" || t == "TAKE_PROFIT" ||
-           t == "TAKE_PROFIT_MARKET" || t == "TRAILING_STOP_MARKET";
+    return t == "STOP" || t == "STOP_MARKET" || t == "TAKE_PROFIT" || t == "TAKE_PROFIT_MARKET" ||
+           t == "TRAILING_STOP_MARKET";
 }
 
 bool is_limit_type(std::string const& t) {
@@ -151,8 +151,7 @@ std::variant<placed_order, refusal> engine::place(venue where, std::string const
                 return *r;
     } else {
         auto const cost = trigger ? spot_lock(spec, spec.quantity) : spot_cost(b, spec);
-        if (!cost ||
-            ledger_.spot_balance(user, paid_asset(b, spec.is_buy)).free < *cost)
+        if (!cost || ledger_.spot_balance(user, paid_asset(b, spec.is_buy)).free < *cost)
             return refuse(w::insufficient_balance);
         if (trigger)
             reserve = cost;
@@ -188,7 +187,7 @@ std::optional<refusal> engine::check_margin(std::string const& user, market_book
         added = std::max(amount{}, spec.quantity - pos.abs());
     if (added.is_zero())
         return std::nullopt;
-    amount const ref = !spec.price.is_zero()      ? spec.price
+    amount const ref = !spec.price.is_zero()        ? spec.price
                        : !spec.stop_price.is_zero() ? spec.stop_price
                        : spec.activation_price      ? *spec.activation_price
                                                     : mark_of(b);
@@ -460,9 +459,8 @@ void engine::erase_resting(std::uint64_t oid) {
     resting_.erase(r);
 }
 
-std::optional<order_record> engine::remove(venue where, std::string const& user,
-                                           std::uint64_t oid, std::string const& status,
-                                           std::int64_t now) {
+std::optional<order_record> engine::remove(venue where, std::string const& user, std::uint64_t oid,
+                                           std::string const& status, std::int64_t now) {
     return where == venue::spot ? ledger_.remove_spot_order(user, oid, status, now)
                                 : ledger_.remove_order(user, oid, status, now);
 }
@@ -514,8 +512,8 @@ std::variant<order_record, refusal> engine::cancel(venue where, std::string cons
 std::size_t engine::cancel_all(std::string const& user, std::string const& symbol) {
     std::size_t n = 0;
     for (auto const& o : ledger_.open_orders(user))
-        if (o.spec.symbol == symbol &&
-            std::holds_alternative<order_record>(cancel(venue::futures, user, symbol, o.order_id, {})))
+        if (o.spec.symbol == symbol && std::holds_alternative<order_record>(
+                                           cancel(venue::futures, user, symbol, o.order_id, {})))
             ++n;
     return n;
 }

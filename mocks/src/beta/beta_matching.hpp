@@ -201,8 +201,7 @@ private:
     std::string const& paid_asset(market_book const& b, bool is_buy) const;
 
     /// Matches a new or triggered order, then rests, records or expires it.
-    order_record execute(std::string const& user, std::size_t k, order_record r,
-                         std::int64_t now);
+    order_record execute(std::string const& user, std::size_t k, order_record r, std::int64_t now);
     void match(std::size_t k, taker& t, std::int64_t now);
     /// Fills `q` of `maker` at `px` for `t` (ledger, public trade); updates both.
     void fill(std::size_t k, taker& t, book_order& maker, amount px, amount q, std::int64_t now);

@@ -15,9 +15,13 @@ namespace {
 namespace json = boost::json;
 namespace w = gateway::wire::beta;
 
-constexpr std::array<std::string_view, 7> futures_types{
-    "LIMIT", "MARKET", "STOP", "STOP_MARKET", "TAKE_PROFIT", "TAKE_PROFIT_MARKET",
-    "TRAILING_STOP_MARKET"};
+constexpr std::array<std::string_view, 7> futures_types{"LIMIT",
+                                                        "MARKET",
+                                                        "STOP",
+                                                        "STOP_MARKET",
+                                                        "TAKE_PROFIT",
+                                                        "TAKE_PROFIT_MARKET",
+                                                        "TRAILING_STOP_MARKET"};
 constexpr std::array<std::string_view, 5> futures_tifs{"GTC", "IOC", "FOK", "GTX", "HIDDEN"};
 constexpr std::array<std::string_view, 4> spot_tifs{"GTC", "IOC", "FOK", "GTX"};
 
@@ -135,8 +139,7 @@ std::optional<refusal> check_price(amount px, rules const& r, bool spot) {
 
 } // namespace
 
-std::variant<new_order, refusal> parse_new_order(venue where, query_params const& q,
-                                                 amount mark) {
+std::variant<new_order, refusal> parse_new_order(venue where, query_params const& q, amount mark) {
     bool const spot = where == venue::spot;
     auto const symbol = query_get(q, "symbol");
     if (!symbol || symbol->empty())
@@ -170,9 +173,10 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
     if (!listed(futures_types, *type) || (spot && *type == "TRAILING_STOP_MARKET"))
         return refuse(w::invalid_order_type);
     spec.type = *type;
-    bool const limit_kind = spec.type == "LIMIT" || spec.type == "STOP" || spec.type == "TAKE_PROFIT";
-    bool const stop_kind = spec.type != "LIMIT" && spec.type != "MARKET" &&
-                           spec.type != "TRAILING_STOP_MARKET";
+    bool const limit_kind =
+        spec.type == "LIMIT" || spec.type == "STOP" || spec.type == "TAKE_PROFIT";
+    bool const stop_kind =
+        spec.type != "LIMIT" && spec.type != "MARKET" && spec.type != "TRAILING_STOP_MARKET";
     bool const trailing = spec.type == "TRAILING_STOP_MARKET";
 
     if (!spot) {
@@ -275,8 +279,8 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
                         : refuse(w::quantity_above_max);
         spec.quantity = *qty.value;
     }
-    for (auto const* p : std::array<std::optional<amount> const*, 3>{&price.value, &stop.value,
-                                                                     &activation})
+    for (auto const* p :
+         std::array<std::optional<amount> const*, 3>{&price.value, &stop.value, &activation})
         if (*p)
             if (auto e = check_price(**p, r, spot))
                 return *e;
@@ -295,9 +299,8 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
         if (spec.is_buy) {
             amount const cap = mark * r.up;
             if (spec.price > cap) {
-                amount const shown = cap.rounded(r.px_scale) > cap
-                                         ? cap.rounded(r.px_scale) - tick
-                                         : cap.rounded(r.px_scale);
+                amount const shown = cap.rounded(r.px_scale) > cap ? cap.rounded(r.px_scale) - tick
+                                                                   : cap.rounded(r.px_scale);
                 if (spot)
                     return filter("PERCENT_PRICE_BY_SIDE");
                 return refusal{w::price_above_cap,
@@ -317,7 +320,7 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
         }
     }
     if (!spec.reduce_only && !spec.close_position) {
-        amount const ref = !spec.price.is_zero()     ? spec.price
+        amount const ref = !spec.price.is_zero()        ? spec.price
                            : !spec.stop_price.is_zero() ? spec.stop_price
                            : activation                 ? *activation
                                                         : mark;
@@ -367,7 +370,9 @@ json::object futures_order_json(order_record const& r, contract const& c, order_
 
 json::object spot_order_json(order_record const& r, spot_def const& s, order_form f) {
     auto const& spec = r.spec;
-    auto const zero_or = [](amount a) { return a.is_zero() ? std::string("0") : a.str(); };
+    auto const zero_or = [](amount a) {
+        return a.is_zero() ? std::string("0") : a.str();
+    };
     json::object o;
     o["orderId"] = r.order_id;
     o["symbol"] = spec.symbol;

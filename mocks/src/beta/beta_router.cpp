@@ -402,11 +402,10 @@ private:
     }
 
     /// An order's answer in its venue's shape.
-    net::response order_answer(venue where, order_record const& o, order_form f,
-                               unsigned v) const {
+    net::response order_answer(venue where, order_record const& o, order_form f, unsigned v) const {
         if (where == venue::spot)
-            return json_response(http::status::ok,
-                                 spot_order_json(o, *find_spot(o.spec.symbol), f), v);
+            return json_response(http::status::ok, spot_order_json(o, *find_spot(o.spec.symbol), f),
+                                 v);
         return json_response(http::status::ok,
                              futures_order_json(o, *ledger_.find(o.spec.symbol), f), v);
     }

@@ -113,9 +113,8 @@ inline constexpr error_def filter_failure{-1013, "", 400};
 /// -1106 PARAM_NOT_REQUIRED (text: `param_not_required_msg`).
 inline constexpr error_def param_not_required{-1106, "", 400};
 /// -1111 BAD_PRECISION: more decimals than the symbol's precision.
-inline constexpr error_def bad_precision{-1111,
-                                         "Precision is over the maximum defined for this asset.",
-                                         400};
+inline constexpr error_def bad_precision{
+    -1111, "Precision is over the maximum defined for this asset.", 400};
 /// -1115 INVALID_TIF.
 inline constexpr error_def invalid_tif{-1115, "Invalid timeInForce.", 400};
 /// -1116 INVALID_ORDER_TYPE.
