@@ -128,6 +128,7 @@ std::variant<placed_order, refusal> engine::place(venue where, std::string const
     }
     bool const trigger = is_trigger_type(spec.type);
     amount const mark = mark_of(b);
+    bool active_now = false;
     if (spec.type == "TRAILING_STOP_MARKET") {
         if (spec.activation_price) {
             // beta.md §4.3: a BUY activates below the mark, a SELL above it.
@@ -135,6 +136,7 @@ std::variant<placed_order, refusal> engine::place(venue where, std::string const
                 return refuse(w::would_immediately_trigger);
         } else {
             spec.activation_price = mark; // the upstream's default: the latest price
+            active_now = true;
         }
     } else if (trigger && condition_holds(spec, mark)) {
         return refuse(w::would_immediately_trigger);
@@ -172,7 +174,8 @@ std::variant<placed_order, refusal> engine::place(venue where, std::string const
         } else {
             ledger_.rest_order(user, r);
         }
-        triggers_.emplace(r.order_id, trigger_order{*k, user, r.spec, false, {}});
+        // A trailing stop without an activation price tracks from the mark it was placed at.
+        triggers_.emplace(r.order_id, trigger_order{*k, user, r.spec, active_now, mark});
         return out;
     }
     out.final = execute(user, *k, std::move(r), now);

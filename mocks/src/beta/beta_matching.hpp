@@ -18,9 +18,10 @@
  *   the mark. Both working types trigger on the mark (the mock has no separate contract
  *   price). STOP / STOP_MARKET: BUY fires at mark >= stopPrice, SELL at mark <= stopPrice;
  *   TAKE_PROFIT(_MARKET) the other way round. TRAILING_STOP_MARKET: SELL activates once the
- *   mark reaches activatePrice (at once when none was given) and then fires when the mark is
- *   at or below the highest mark seen since activation times (1 - priceRate/100); BUY
- *   mirrored (lowest mark, 1 + priceRate/100). The marks seen are those of the syncs.
+ *   mark reaches activatePrice (when none was given: at once, from the mark when placed) and then
+ * fires when the mark is at or below the highest mark seen since activation times (1 -
+ * priceRate/100); BUY mirrored (lowest mark, 1 + priceRate/100). The marks seen are those of the
+ * syncs.
  * - A triggered STOP / TAKE_PROFIT becomes a LIMIT (its price, its timeInForce), the market
  *   kinds a MARKET; `origType` keeps the placed type and the order keeps its id.
  *   closePosition=true closes the whole position then. A reduce-only trigger that would not
