@@ -329,14 +329,13 @@ TEST_CASE("mock beta matching: trailing stop activation and callback", "[unit][m
     REQUIRE(fills.size() == 2);
     CHECK(fills[1].price == a("66329.9")); // the house bid under the new mark
 
-    SECTION("without an activation price it tracks from the mark at once") {
+    SECTION("without an activation price it tracks from the mark it was placed at") {
         f.place(alice, market(false, "0.01")); // short 0.01
         auto const buy = f.place(alice, trailing(true, "0.01", "0.5", std::nullopt));
         CHECK(buy.final.spec.activation_price == a("66330"));
-        f.mark("BTCUSDT", "66000"); // lowest 66000: fires at 66330
-        f.mark("BTCUSDT", "66300");
+        f.mark("BTCUSDT", "66600"); // lowest 66330 (when placed): fires at 66661.65
         CHECK(f.order(alice, buy.final.order_id).status == "NEW");
-        f.mark("BTCUSDT", "66330");
+        f.mark("BTCUSDT", "66700");
         CHECK(f.order(alice, buy.final.order_id).status == "FILLED");
         CHECK(f.position(alice).is_zero());
     }
