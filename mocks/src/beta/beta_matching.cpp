@@ -279,7 +279,7 @@ order_record engine::execute(std::string const& user, std::size_t k, order_recor
 amount engine::crossable(std::size_t k, taker const& t) const {
     auto const& b = books_[k];
     amount sum;
-    auto const add = [&](auto const& side, auto crosses) {
+    auto const sum_side = [&](auto const& side, auto crosses) {
         for (auto const& [px, lvl] : side) {
             if (t.limit && !crosses(px))
                 break;
@@ -288,9 +288,9 @@ amount engine::crossable(std::size_t k, taker const& t) const {
         }
     };
     if (t.is_buy)
-        add(b.asks, [&](amount px) { return px <= *t.limit; });
+        sum_side(b.asks, [&](amount px) { return px <= *t.limit; });
     else
-        add(b.bids, [&](amount px) { return px >= *t.limit; });
+        sum_side(b.bids, [&](amount px) { return px >= *t.limit; });
     return sum;
 }
 
