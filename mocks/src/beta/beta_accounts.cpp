@@ -748,7 +748,7 @@ json::object open_order_json(order_record const& r, contract const& c) {
     o["executedQty"] = r.executed_qty.str();
     o["orderId"] = r.order_id;
     o["origQty"] = scaled_text(s.quantity, c.sz_scale);
-    o["origType"] = s.type;
+    o["origType"] = s.orig_type.empty() ? s.type : s.orig_type;
     o["price"] = s.price.is_zero() ? std::string("0") : scaled_text(s.price, c.px_scale);
     o["reduceOnly"] = s.reduce_only;
     o["side"] = side_text(s.is_buy);

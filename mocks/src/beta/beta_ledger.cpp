@@ -18,18 +18,6 @@ amount remaining(order_record const& o) {
     return o.spec.quantity - o.executed_qty;
 }
 
-/// A client order id for an order placed without one: 22 letters and digits derived from the
-/// order id, like the upstream's generated ids ("6gCrw2kRUAF9CvJDGP16IP").
-std::string generated_client_id(std::uint64_t order_id) {
-    static constexpr char chars[] =
-        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    splitmix64 r(mix_seed(order_id, 0xc11e));
-    std::string out;
-    for (int i = 0; i < 22; ++i)
-        out.push_back(chars[r.below(62)]);
-    return out;
-}
-
 } // namespace
 
 std::vector<contract> contracts() {
@@ -63,6 +51,16 @@ std::optional<std::string> ledger::normalize_address(std::string_view text) {
             return std::nullopt;
         out.push_back(c >= 'A' && c <= 'F' ? static_cast<char>(c - 'A' + 'a') : c);
     }
+    return out;
+}
+
+std::string ledger::generated_client_id(std::uint64_t order_id) {
+    static constexpr char chars[] =
+        "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    splitmix64 r(mix_seed(order_id, 0xc11e));
+    std::string out;
+    for (int i = 0; i < 22; ++i)
+        out.push_back(chars[r.below(62)]);
     return out;
 }
 
@@ -366,9 +364,112 @@ void ledger::record_order(std::string const& address, order_record order) {
 }
 
 void ledger::add_history(account& a, order_record r) {
-    a.history.push_back(std::move(r));
-    if (a.history.size() > history_kept)
-        a.history.pop_front();
+    add_to(a.history, std::move(r));
+}
+
+void ledger::add_to(std::deque<order_record>& history, order_record r) {
+    history.push_back(std::move(r));
+    if (history.size() > history_kept)
+        history.pop_front();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Spot orders and balances
+
+void ledger::rest_spot_order(std::string const& address, order_record order) {
+    std::lock_guard lock(m_);
+    std::uint64_t const id = order.order_id;
+    if (order.spec.client_order_id.empty())
+        order.spec.client_order_id = generated_client_id(id);
+    touch(address).spot_open.insert_or_assign(id, std::move(order));
+}
+
+bool ledger::update_spot_order(std::string const& address, std::uint64_t order_id,
+                               amount executed_qty, amount cum_quote, std::string const& status,
+                               std::int64_t time_ms) {
+    std::lock_guard lock(m_);
+    auto const a = accounts_.find(address);
+    if (a == accounts_.end())
+        return false;
+    auto const o = a->second.spot_open.find(order_id);
+    if (o == a->second.spot_open.end())
+        return false;
+    o->second.executed_qty = executed_qty;
+    o->second.cum_quote = cum_quote;
+    o->second.status = status;
+    o->second.update_time = time_ms;
+    return true;
+}
+
+std::optional<order_record> ledger::remove_spot_order(std::string const& address,
+                                                      std::uint64_t order_id,
+                                                      std::string const& status,
+                                                      std::int64_t time_ms) {
+    std::lock_guard lock(m_);
+    auto const a = accounts_.find(address);
+    if (a == accounts_.end())
+        return std::nullopt;
+    auto const o = a->second.spot_open.find(order_id);
+    if (o == a->second.spot_open.end())
+        return std::nullopt;
+    order_record r = std::move(o->second);
+    a->second.spot_open.erase(o);
+    r.status = status;
+    r.update_time = time_ms;
+    add_to(a->second.spot_history, r);
+    return r;
+}
+
+void ledger::record_spot_order(std::string const& address, order_record order) {
+    std::lock_guard lock(m_);
+    if (order.order_id == 0)
+        order.order_id = next_order_id_++;
+    if (order.spec.client_order_id.empty())
+        order.spec.client_order_id = generated_client_id(order.order_id);
+    add_to(touch(address).spot_history, std::move(order));
+}
+
+bool ledger::lock_spot(std::string const& address, std::string const& asset, amount amt) {
+    std::lock_guard lock(m_);
+    auto& h = touch(address).spot[asset];
+    if (h.free < amt)
+        return false;
+    h.free -= amt;
+    h.locked += amt;
+    return true;
+}
+
+void ledger::unlock_spot(std::string const& address, std::string const& asset, amount amt) {
+    std::lock_guard lock(m_);
+    auto& h = touch(address).spot[asset];
+    amount const back = std::min(amt, h.locked);
+    h.locked -= back;
+    h.free += back;
+}
+
+spot_fill_record ledger::apply_spot_fill(std::string const& address, spot_fill_event const& e) {
+    std::lock_guard lock(m_);
+    auto& a = touch(address);
+    spot_fill_record f;
+    f.symbol = e.symbol;
+    f.id = e.trade_id != 0 ? e.trade_id : next_trade_id_++;
+    f.order_id = e.order_id;
+    f.is_buy = e.is_buy;
+    f.price = e.price;
+    f.qty = e.qty;
+    f.quote_qty = (e.price * e.qty).rounded(usdt_decimals);
+    f.commission = e.commission.rounded(usdt_decimals);
+    f.commission_asset = e.is_buy ? e.base : e.quote;
+    f.maker = e.maker;
+    f.time = e.time_ms;
+    auto& paid = a.spot[e.is_buy ? e.quote : e.base];
+    amount const out = e.is_buy ? f.quote_qty : e.qty;
+    (e.from_locked ? paid.locked : paid.free) -= out;
+    a.spot[e.is_buy ? e.base : e.quote].free += (e.is_buy ? e.qty : f.quote_qty) - f.commission;
+    a.spot_fills.push_back(f);
+    if (a.spot_fills.size() > fills_kept)
+        a.spot_fills.pop_front();
+    return f;
 }
 
 bool ledger::add_agent(std::string const& user, std::string const& signer) {
@@ -542,6 +643,32 @@ std::optional<order_record> ledger::order(std::string const& address,
     return std::nullopt;
 }
 
+std::optional<order_record> ledger::order_by_client_id(std::string const& address,
+                                                       std::string const& client_id,
+                                                       bool spot) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    if (!a)
+        return std::nullopt;
+    for (auto const& [id, o] : spot ? a->spot_open : a->open)
+        if (o.spec.client_order_id == client_id)
+            return o;
+    auto const& history = spot ? a->spot_history : a->history;
+    for (auto it = history.rbegin(); it != history.rend(); ++it)
+        if (it->spec.client_order_id == client_id)
+            return *it;
+    return std::nullopt;
+}
+
+amount ledger::position_amt(std::string const& address, std::string const& symbol) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    if (!a)
+        return {};
+    auto const p = a->positions.find(symbol);
+    return p == a->positions.end() ? amount{} : p->second.amt;
+}
+
 std::vector<fill_record> ledger::fills(std::string const& address) const {
     std::vector<fill_record> out;
     {
@@ -566,6 +693,45 @@ std::vector<income_record> ledger::income(std::string const& address) const {
         return x.time < y.time;
     });
     return out;
+}
+
+std::vector<order_record> ledger::spot_open_orders(std::string const& address) const {
+    std::lock_guard lock(m_);
+    std::vector<order_record> out;
+    if (auto const* a = get(address))
+        for (auto const& [id, o] : a->spot_open)
+            out.push_back(o);
+    return out;
+}
+
+std::optional<order_record> ledger::spot_order(std::string const& address,
+                                               std::uint64_t order_id) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    if (!a)
+        return std::nullopt;
+    if (auto const o = a->spot_open.find(order_id); o != a->spot_open.end())
+        return o->second;
+    for (auto it = a->spot_history.rbegin(); it != a->spot_history.rend(); ++it)
+        if (it->order_id == order_id)
+            return *it;
+    return std::nullopt;
+}
+
+std::vector<spot_fill_record> ledger::spot_fills(std::string const& address) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    return a ? std::vector<spot_fill_record>(a->spot_fills.begin(), a->spot_fills.end())
+             : std::vector<spot_fill_record>{};
+}
+
+spot_holding ledger::spot_balance(std::string const& address, std::string const& asset) const {
+    std::lock_guard lock(m_);
+    auto const* a = get(address);
+    if (!a)
+        return {};
+    auto const h = a->spot.find(asset);
+    return h == a->spot.end() ? spot_holding{} : h->second;
 }
 
 std::vector<std::pair<std::string, spot_holding>> ledger::spot(std::string const& address) const {

@@ -36,7 +36,8 @@
  *   margin and unrealized PnL of the *other* cross positions); a result <= 0 means none.
  *   availableBalance = max(0, cross wallet + cross uPnL - cross position IM - open-order IM),
  *   maxWithdrawAmount = max(0, min(availableBalance, cross wallet)).
- * - Spot balances are separate assets with `free` and `locked`.
+ * - Spot balances are separate assets with `free` and `locked`; spot orders and fills are kept
+ *   apart from the futures ones (the engine locks what a spot order reserves).
  *
  * All numbers are `amount`s (exact, 10 decimals). Addresses are lowercase `0x` + 40 hex.
  *
@@ -127,6 +128,9 @@ struct order_spec {
     std::string symbol;
     bool is_buy = true;
     std::string type = "LIMIT"; ///< LIMIT, MARKET, STOP, STOP_MARKET, TAKE_PROFIT, ...
+    /// The type as placed when it differs from `type` (a triggered STOP shows type LIMIT and
+    /// origType STOP); empty: same as `type`.
+    std::string orig_type;
     std::string time_in_force = "GTC";
     amount quantity; ///< > 0
     amount price;    ///< zero for the market types
@@ -200,6 +204,38 @@ struct spot_holding {
     amount locked;
 };
 
+/// One side of a spot trade, to book for one address.
+struct spot_fill_event {
+    std::string symbol; ///< "BTCUSDT"
+    std::string base;   ///< "BTC"
+    std::string quote;  ///< "USDT"
+    bool is_buy = true;
+    amount price;
+    amount qty; ///< base, > 0
+    std::int64_t time_ms = 0;
+    std::uint64_t order_id = 0;
+    std::uint64_t trade_id = 0;
+    bool maker = false;
+    amount commission; ///< in the asset received (base for a buy, quote for a sell)
+    /// The paid asset comes out of `locked` (a resting order's reservation), else out of `free`.
+    bool from_locked = false;
+};
+
+/// A booked spot fill.
+struct spot_fill_record {
+    std::string symbol;
+    std::uint64_t id = 0;
+    std::uint64_t order_id = 0;
+    bool is_buy = true;
+    amount price;
+    amount qty;
+    amount quote_qty;
+    amount commission;
+    std::string commission_asset;
+    bool maker = false;
+    std::int64_t time = 0;
+};
+
 class ledger {
 public:
     /// Mark price of a perp now; nullopt when unknown.
@@ -266,6 +302,28 @@ public:
     /// Books an income entry (funding, ...); a tran id of 0 gets a fresh one.
     void add_income(std::string const& address, income_record r);
 
+    // Spot orders live apart from the futures ones (same id sequence; never in futures reads).
+
+    /// Rests (or replaces) an open spot order under its own id.
+    void rest_spot_order(std::string const& address, order_record order);
+    /// As `update_order`, for a spot order.
+    bool update_spot_order(std::string const& address, std::uint64_t order_id, amount executed_qty,
+                           amount cum_quote, std::string const& status, std::int64_t time_ms);
+    /// As `remove_order`, for a spot order.
+    std::optional<order_record> remove_spot_order(std::string const& address,
+                                                  std::uint64_t order_id, std::string const& status,
+                                                  std::int64_t time_ms);
+    /// As `record_order`, for a spot order.
+    void record_spot_order(std::string const& address, order_record order);
+    /// Moves `amt` of a spot asset from free to locked; false (nothing moved) when the free
+    /// balance is smaller.
+    bool lock_spot(std::string const& address, std::string const& asset, amount amt);
+    /// Moves up to `amt` back from locked to free.
+    void unlock_spot(std::string const& address, std::string const& asset, amount amt);
+    /// Books one spot fill: the paid asset leaves (locked or free), the received one arrives
+    /// less the commission.
+    spot_fill_record apply_spot_fill(std::string const& address, spot_fill_event const& e);
+
     /// `signer` may sign for `user` from now on; false when it already could.
     bool add_agent(std::string const& user, std::string const& signer);
     /// Revokes it; false when it was not approved.
@@ -286,16 +344,34 @@ public:
     std::vector<order_record> open_orders(std::string const& address) const;
     /// An open or past order.
     std::optional<order_record> order(std::string const& address, std::uint64_t order_id) const;
+    /// An open or past order (futures, or spot when `spot`) by client order id: the open one
+    /// first, else the newest in the history.
+    std::optional<order_record> order_by_client_id(std::string const& address,
+                                                   std::string const& client_id, bool spot) const;
+    /// The signed position size in `symbol` (zero when flat).
+    amount position_amt(std::string const& address, std::string const& symbol) const;
     /// Fills, oldest first.
     std::vector<fill_record> fills(std::string const& address) const;
     /// Income, oldest first.
     std::vector<income_record> income(std::string const& address) const;
+    /// Open spot orders, oldest first.
+    std::vector<order_record> spot_open_orders(std::string const& address) const;
+    /// An open or past spot order.
+    std::optional<order_record> spot_order(std::string const& address,
+                                           std::uint64_t order_id) const;
+    /// Spot fills, oldest first.
+    std::vector<spot_fill_record> spot_fills(std::string const& address) const;
+    /// One spot balance (zero when never held).
+    spot_holding spot_balance(std::string const& address, std::string const& asset) const;
     /// Spot balances of the assets the account ever held, in `spot_assets` order.
     std::vector<std::pair<std::string, spot_holding>> spot(std::string const& address) const;
     /// Sum of the long positions of every account in `symbol` (open interest the ledger adds).
     amount long_open_interest(std::string const& symbol) const;
     /// The account's `accountAlias` (16 letters derived from the address).
     static std::string alias(std::string const& address);
+    /// The client order id an order placed without one gets: 22 letters and digits derived
+    /// from the order id, like the upstream's generated ids ("6gCrw2kRUAF9CvJDGP16IP").
+    static std::string generated_client_id(std::uint64_t order_id);
 
 private:
     struct account {
@@ -309,6 +385,9 @@ private:
         std::deque<fill_record> fills;    ///< oldest first
         std::deque<income_record> income; ///< oldest first
         std::set<std::string> agents;
+        std::map<std::uint64_t, order_record> spot_open;
+        std::deque<order_record> spot_history; ///< oldest first
+        std::deque<spot_fill_record> spot_fills;
     };
 
     account& touch(std::string const& address);
@@ -317,6 +396,7 @@ private:
     leverage_setting setting_locked(account const& a, contract const& c) const;
     void add_income_locked(account& a, income_record r);
     void add_history(account& a, order_record r);
+    static void add_to(std::deque<order_record>& history, order_record r);
 
     mutable std::mutex m_;
     std::vector<contract> contracts_;

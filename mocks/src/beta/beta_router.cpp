@@ -3,6 +3,8 @@
 #include "beta_accounts.hpp"
 #include "beta_auth.hpp"
 #include "beta_ledger.hpp"
+#include "beta_matching.hpp"
+#include "beta_orders.hpp"
 #include "beta_public.hpp"
 #include "beta_replies.hpp"
 
@@ -58,45 +60,59 @@ enum class endpoint {
     income,
     leverage_bracket,
     spot_account,
+    new_order,
+    cancel_order,
+    query_order,
+    cancel_all,
+    set_leverage,
 };
 
 struct route {
     venue where;
+    http::verb method;
     std::string_view name; ///< the path after `/fapi/v3/` or `/api/v3/`
     endpoint id;
     bool is_signed;
 };
 
-constexpr std::array<route, 29> routes{{
-    {venue::futures, "ping", endpoint::ping, false},
-    {venue::futures, "time", endpoint::time, false},
-    {venue::futures, "exchangeInfo", endpoint::exchange_info, false},
-    {venue::futures, "depth", endpoint::depth, false},
-    {venue::futures, "trades", endpoint::trades, false},
-    {venue::futures, "klines", endpoint::klines, false},
-    {venue::futures, "ticker/price", endpoint::ticker_price, false},
-    {venue::futures, "ticker/24hr", endpoint::ticker_24hr, false},
-    {venue::futures, "ticker/bookTicker", endpoint::book_ticker, false},
-    {venue::futures, "premiumIndex", endpoint::premium_index, false},
-    {venue::futures, "openInterest", endpoint::open_interest, false},
-    {venue::futures, "account", endpoint::account, true},
-    {venue::futures, "accountWithJoinMargin", endpoint::account, true},
-    {venue::futures, "balance", endpoint::balance, true},
-    {venue::futures, "positionRisk", endpoint::position_risk, true},
-    {venue::futures, "openOrders", endpoint::open_orders, true},
-    {venue::futures, "userTrades", endpoint::user_trades, true},
-    {venue::futures, "income", endpoint::income, true},
-    {venue::futures, "leverageBracket", endpoint::leverage_bracket, true},
-    {venue::spot, "ping", endpoint::ping, false},
-    {venue::spot, "time", endpoint::time, false},
-    {venue::spot, "exchangeInfo", endpoint::exchange_info, false},
-    {venue::spot, "depth", endpoint::depth, false},
-    {venue::spot, "trades", endpoint::trades, false},
-    {venue::spot, "klines", endpoint::klines, false},
-    {venue::spot, "ticker/price", endpoint::ticker_price, false},
-    {venue::spot, "ticker/24hr", endpoint::ticker_24hr, false},
-    {venue::spot, "ticker/bookTicker", endpoint::book_ticker, false},
-    {venue::spot, "account", endpoint::spot_account, true},
+constexpr std::array<route, 37> routes{{
+    {venue::futures, http::verb::get, "ping", endpoint::ping, false},
+    {venue::futures, http::verb::get, "time", endpoint::time, false},
+    {venue::futures, http::verb::get, "exchangeInfo", endpoint::exchange_info, false},
+    {venue::futures, http::verb::get, "depth", endpoint::depth, false},
+    {venue::futures, http::verb::get, "trades", endpoint::trades, false},
+    {venue::futures, http::verb::get, "klines", endpoint::klines, false},
+    {venue::futures, http::verb::get, "ticker/price", endpoint::ticker_price, false},
+    {venue::futures, http::verb::get, "ticker/24hr", endpoint::ticker_24hr, false},
+    {venue::futures, http::verb::get, "ticker/bookTicker", endpoint::book_ticker, false},
+    {venue::futures, http::verb::get, "premiumIndex", endpoint::premium_index, false},
+    {venue::futures, http::verb::get, "openInterest", endpoint::open_interest, false},
+    {venue::futures, http::verb::get, "account", endpoint::account, true},
+    {venue::futures, http::verb::get, "accountWithJoinMargin", endpoint::account, true},
+    {venue::futures, http::verb::get, "balance", endpoint::balance, true},
+    {venue::futures, http::verb::get, "positionRisk", endpoint::position_risk, true},
+    {venue::futures, http::verb::get, "openOrders", endpoint::open_orders, true},
+    {venue::futures, http::verb::get, "userTrades", endpoint::user_trades, true},
+    {venue::futures, http::verb::get, "income", endpoint::income, true},
+    {venue::futures, http::verb::get, "leverageBracket", endpoint::leverage_bracket, true},
+    {venue::spot, http::verb::get, "ping", endpoint::ping, false},
+    {venue::spot, http::verb::get, "time", endpoint::time, false},
+    {venue::spot, http::verb::get, "exchangeInfo", endpoint::exchange_info, false},
+    {venue::spot, http::verb::get, "depth", endpoint::depth, false},
+    {venue::spot, http::verb::get, "trades", endpoint::trades, false},
+    {venue::spot, http::verb::get, "klines", endpoint::klines, false},
+    {venue::spot, http::verb::get, "ticker/price", endpoint::ticker_price, false},
+    {venue::spot, http::verb::get, "ticker/24hr", endpoint::ticker_24hr, false},
+    {venue::spot, http::verb::get, "ticker/bookTicker", endpoint::book_ticker, false},
+    {venue::spot, http::verb::get, "account", endpoint::spot_account, true},
+    {venue::futures, http::verb::post, "order", endpoint::new_order, true},
+    {venue::futures, http::verb::delete_, "order", endpoint::cancel_order, true},
+    {venue::futures, http::verb::get, "order", endpoint::query_order, true},
+    {venue::futures, http::verb::delete_, "allOpenOrders", endpoint::cancel_all, true},
+    {venue::futures, http::verb::post, "leverage", endpoint::set_leverage, true},
+    {venue::spot, http::verb::post, "order", endpoint::new_order, true},
+    {venue::spot, http::verb::delete_, "order", endpoint::cancel_order, true},
+    {venue::spot, http::verb::get, "order", endpoint::query_order, true},
 }};
 
 std::int64_t now_us() {
@@ -184,7 +200,8 @@ public:
         , ledger_(options.seed, contracts(), {"USDT", "BTC", "ETH", "ASTER"})
         , auth_(ledger_, options.testnet, normalized_signer(options))
         , candles_(make_candles(markets, options.seed))
-        , data_(markets_, *candles_, ledger_, options.seed) {
+        , data_(markets_, *candles_, ledger_, options.seed)
+        , engine_(ledger_, markets_) {
         markets_.set_trade_listener([c = candles_.get()](std::size_t i, trade const& t) {
             c->record(i, t.time_ms, t.px, t.sz);
         });
@@ -213,10 +230,13 @@ public:
             name = path.substr(8);
         }
         auto const r = std::find_if(routes.begin(), routes.end(), [&](route const& x) {
-            return where && x.where == *where && x.name == name;
+            return where && x.where == *where && x.name == name && x.method == req.method();
         });
-        if (r == routes.end() || req.method() != http::verb::get)
+        if (r == routes.end())
             return unknown_path(req);
+        // Trigger orders and house quotes catch up with the marks (a /__mock/mark since the
+        // last request fires what it crossed before this request reads or trades).
+        engine_.sync();
 
         // Weight is charged before any other check, like the real exchange.
         auto const symbol = query_get(t.query, "symbol");
@@ -274,6 +294,7 @@ public:
     }
 
     std::optional<net::response> handle_control(net::request const& req) override {
+        engine_.sync();
         if (auto r = accounts_control(req, ledger_, markets_))
             return r;
         return agents_control(req, ledger_);
@@ -340,7 +361,7 @@ private:
         }
     }
 
-    net::response serve_signed(route const& r, signed_request const& s, unsigned v) const {
+    net::response serve_signed(route const& r, signed_request const& s, unsigned v) {
         auto const& q = s.params;
         switch (r.id) {
         case endpoint::account:
@@ -362,9 +383,106 @@ private:
             return leverage_bracket(q, v);
         case endpoint::spot_account:
             return json_response(http::status::ok, spot_account_json(ledger_.spot(s.user)), v);
+        case endpoint::new_order:
+            return place_order(r.where, s.user, q, v);
+        case endpoint::cancel_order:
+        case endpoint::query_order:
+            return order_by_ref(r.where, r.id == endpoint::cancel_order, s.user, q, v);
+        case endpoint::cancel_all:
+            return cancel_all(s.user, q, v);
+        case endpoint::set_leverage:
+            return set_leverage(s.user, q, v);
         default:
             return error_reply(w::unknown, v); // public endpoints never get here
         }
+    }
+
+    static net::response refused(refusal const& r, unsigned v) {
+        return error_reply(r.error, r.msg, v);
+    }
+
+    /// An order's answer in its venue's shape.
+    net::response order_answer(venue where, order_record const& o, order_form f, unsigned v) const {
+        if (where == venue::spot)
+            return json_response(http::status::ok, spot_order_json(o, *find_spot(o.spec.symbol), f),
+                                 v);
+        return json_response(http::status::ok,
+                             futures_order_json(o, *ledger_.find(o.spec.symbol), f), v);
+    }
+
+    /// The mark of a venue's symbol (zero when unknown: the parser refuses the symbol).
+    amount mark_for(venue where, query_params const& q) const {
+        auto const symbol = query_get(q, "symbol").value_or("");
+        std::string_view source = symbol;
+        if (where == venue::spot)
+            if (auto const* s = find_spot(symbol); s && !s->perp.empty())
+                source = s->perp;
+        auto const i = markets_.find(source);
+        if (!i)
+            return {};
+        return amount::from_scaled(markets_.mark(*i), markets_.spec(*i).px_scale);
+    }
+
+    net::response place_order(venue where, std::string const& user, query_params const& q,
+                              unsigned v) {
+        auto parsed = parse_new_order(where, q, mark_for(where, q));
+        if (auto const* e = std::get_if<refusal>(&parsed))
+            return refused(*e, v);
+        auto& order = std::get<new_order>(parsed);
+        auto placed = engine_.place(where, user, std::move(order.spec));
+        if (auto const* e = std::get_if<refusal>(&placed))
+            return refused(*e, v);
+        auto const& p = std::get<placed_order>(placed);
+        // ACK (the default) answers the order as accepted; RESULT its state after matching.
+        return order_answer(where, order.result ? p.final : p.accepted, order_form::placed, v);
+    }
+
+    net::response order_by_ref(venue where, bool cancel, std::string const& user,
+                               query_params const& q, unsigned v) {
+        auto ref = parse_order_ref(where, q);
+        if (auto const* e = std::get_if<refusal>(&ref))
+            return refused(*e, v);
+        auto const& o = std::get<order_ref>(ref);
+        if (!cancel) {
+            auto const found = engine_.find(where, user, o.symbol, o.order_id, o.client_id);
+            if (!found)
+                return error_reply(w::no_such_order, v);
+            return order_answer(where, *found, order_form::queried, v);
+        }
+        auto done = engine_.cancel(where, user, o.symbol, o.order_id, o.client_id);
+        if (auto const* e = std::get_if<refusal>(&done))
+            return refused(*e, v);
+        return order_answer(where, std::get<order_record>(done), order_form::canceled, v);
+    }
+
+    net::response cancel_all(std::string const& user, query_params const& q, unsigned v) {
+        auto const symbol = query_get(q, "symbol");
+        if (!symbol || symbol->empty())
+            return missing_param("symbol", v);
+        if (!find_perp(*symbol))
+            return invalid_symbol(v);
+        engine_.cancel_all(user, *symbol);
+        return json_response(http::status::ok, cancel_all_json(), v);
+    }
+
+    net::response set_leverage(std::string const& user, query_params const& q, unsigned v) {
+        auto const symbol = query_get(q, "symbol");
+        if (!symbol || symbol->empty())
+            return missing_param("symbol", v);
+        auto const text = query_get(q, "leverage");
+        if (!text || text->empty())
+            return missing_param("leverage", v);
+        auto const n = parse_uint(*text);
+        if (!n)
+            return illegal_chars("leverage", v);
+        if (!find_perp(*symbol))
+            return invalid_symbol(v);
+        unsigned const leverage = static_cast<unsigned>(std::min<std::uint64_t>(*n, 1'000'000));
+        auto done = engine_.set_leverage(user, *symbol, leverage);
+        if (auto const* e = std::get_if<refusal>(&done))
+            return refused(*e, v);
+        return json_response(http::status::ok,
+                             leverage_json(*symbol, leverage, std::get<amount>(done)), v);
     }
 
     /// An optional `symbol` that must name a perp: nullopt (all), a perp, or an answer.
@@ -507,6 +625,7 @@ private:
     authenticator auth_;
     std::unique_ptr<candle_history> candles_;
     market_data data_;
+    engine engine_;
 };
 
 } // namespace

@@ -12,6 +12,11 @@
  * ticker/bookTicker; spot signed GET: account. Account reads come from a per-address ledger
  * (beta_ledger.hpp) seeded through `POST /__mock/accounts` (beta_accounts.hpp).
  *
+ * Trading (signed; beta_orders.hpp for parameters and answers, beta_matching.hpp for the
+ * engine that moves the ledger): `POST|DELETE|GET /fapi/v3/order`, `DELETE
+ * /fapi/v3/allOpenOrders`, `POST /fapi/v3/leverage`, spot `POST|DELETE|GET /api/v3/order`.
+ * Every request first lets the engine catch up with the marks (house re-quotes, triggers).
+ *
  * Errors are `{"code":<negative int>,"msg":"..."}` with the codes of
  * `gateway::wire::beta` (include/gateway/providers/beta/errors.hpp); an unknown path or method
  * is 404 -5000. Every answer of a weighted endpoint carries `X-MBX-USED-WEIGHT-1M` (weights of

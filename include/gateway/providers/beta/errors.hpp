@@ -104,4 +104,98 @@ GATEWAY_DECL std::string too_many_requests_msg(std::string_view ip, std::uint32_
            "the API.";
 }
 
+// ---- Trading (mock-beta's matching engine and the order endpoints; beta.md §4.3, §5, §7) ----
+// Texts are Binance USD-M's (spot: Binance spot's), which Aster copies; where beta.md gives no
+// text the choice is UNCONFIRMED (marked).
+
+/// -1013 spot filter failure (text: `filter_failure_msg`, e.g. "Filter failure: LOT_SIZE").
+inline constexpr error_def filter_failure{-1013, "", 400};
+/// -1106 PARAM_NOT_REQUIRED (text: `param_not_required_msg`).
+inline constexpr error_def param_not_required{-1106, "", 400};
+/// -1111 BAD_PRECISION: more decimals than the symbol's precision.
+inline constexpr error_def bad_precision{
+    -1111, "Precision is over the maximum defined for this asset.", 400};
+/// -1115 INVALID_TIF.
+inline constexpr error_def invalid_tif{-1115, "Invalid timeInForce.", 400};
+/// -1116 INVALID_ORDER_TYPE.
+inline constexpr error_def invalid_order_type{-1116, "Invalid orderType.", 400};
+/// -1117 INVALID_SIDE.
+inline constexpr error_def invalid_side{-1117, "Invalid side.", 400};
+/// -2010 NEW_ORDER_REJECTED: a spot order the free balance cannot cover.
+inline constexpr error_def insufficient_balance{
+    -2010, "Account has insufficient balance for requested action.", 400};
+/// -2019 MARGIN_NOT_SUFFICIEN.
+inline constexpr error_def margin_insufficient{-2019, "Margin is insufficient.", 400};
+/// -2021 ORDER_WOULD_IMMEDIATELY_TRIGGER (also a trailing activation price on the wrong side).
+inline constexpr error_def would_immediately_trigger{-2021, "Order would immediately trigger.",
+                                                     400};
+/// -2022 REDUCE_ONLY_REJECT.
+inline constexpr error_def reduce_only_rejected{-2022, "ReduceOnly Order is rejected.", 400};
+/// -2027 MAX_LEVERAGE_RATIO: the open position exceeds the new leverage's maximum notional.
+inline constexpr error_def max_leverage_ratio{
+    -2027, "Exceeded the maximum allowable position at current leverage.", 400};
+/// -4002 PRICE_GREATER_THAN_MAX_PRICE.
+inline constexpr error_def price_above_max{-4002, "Price greater than max price.", 400};
+/// -4003 QTY_LESS_THAN_ZERO.
+inline constexpr error_def quantity_not_positive{-4003, "Quantity less than or equal to zero.",
+                                                 400};
+/// -4004 QTY_LESS_THAN_MIN_QTY.
+inline constexpr error_def quantity_below_min{-4004, "Quantity less than min quantity.", 400};
+/// -4005 QTY_GREATER_THAN_MAX_QTY.
+inline constexpr error_def quantity_above_max{-4005, "Quantity greater than max quantity.", 400};
+/// -4013 PRICE_LESS_THAN_MIN_PRICE.
+inline constexpr error_def price_below_min{-4013, "Price less than min price.", 400};
+/// -4014 PRICE_NOT_INCREASED_BY_TICK_SIZE.
+inline constexpr error_def price_off_tick{-4014, "Price not increased by tick size.", 400};
+/// -4015 INVALID_CL_ORD_ID_LEN: newClientOrderId not `^[\.A-Z\:/a-z0-9_-]{1,36}$`.
+inline constexpr error_def invalid_client_id{-4015, "Client order id is not valid.", 400};
+/// -4016 PERCENT_PRICE: a BUY limit above mark * multiplierUp (text: `price_above_cap_msg`).
+inline constexpr error_def price_above_cap{-4016, "", 400};
+/// -4024 PERCENT_PRICE: a SELL limit below mark * multiplierDown (text: `price_below_floor_msg`).
+inline constexpr error_def price_below_floor{-4024, "", 400};
+/// -4028 INVALID_LEVERAGE (text: `invalid_leverage_msg`).
+inline constexpr error_def invalid_leverage{-4028, "", 400};
+/// -4061 POSITION_SIDE_NOT_MATCH: LONG/SHORT sent in one-way mode.
+inline constexpr error_def position_side_mismatch{
+    -4061, "Order's position side does not match user's setting.", 400};
+/// -4116 DUPLICATED_CLIENT_ORDER_ID among the open orders. UNCONFIRMED (Binance's; not in
+/// beta.md).
+inline constexpr error_def duplicate_client_id{-4116, "ClientOrderId is duplicated.", 400};
+/// -4137 closePosition=true with a quantity.
+inline constexpr error_def quantity_with_close_position{
+    -4137, "Quantity must be zero with closePosition equals true.", 400};
+/// -4164 MIN_NOTIONAL (text: `min_notional_msg`).
+inline constexpr error_def min_notional{-4164, "", 400};
+
+/// "Filter failure: LOT_SIZE".
+GATEWAY_DECL std::string filter_failure_msg(std::string_view filter) {
+    return "Filter failure: " + std::string(filter);
+}
+
+/// "Parameter 'closePosition' sent when not required."
+GATEWAY_DECL std::string param_not_required_msg(std::string_view param) {
+    return "Parameter '" + std::string(param) + "' sent when not required.";
+}
+
+/// "Limit price can't be higher than 68250.0."
+GATEWAY_DECL std::string price_above_cap_msg(std::string_view cap) {
+    return "Limit price can't be higher than " + std::string(cap) + ".";
+}
+
+/// "Limit price can't be lower than 61750.0."
+GATEWAY_DECL std::string price_below_floor_msg(std::string_view floor) {
+    return "Limit price can't be lower than " + std::string(floor) + ".";
+}
+
+/// "Leverage 200 is not valid" (beta.md §7).
+GATEWAY_DECL std::string invalid_leverage_msg(std::string_view leverage) {
+    return "Leverage " + std::string(leverage) + " is not valid";
+}
+
+/// "Order's notional must be no smaller than 5 (unless you choose reduce only)."
+GATEWAY_DECL std::string min_notional_msg(std::string_view minimum) {
+    return "Order's notional must be no smaller than " + std::string(minimum) +
+           " (unless you choose reduce only).";
+}
+
 } // namespace gateway::wire::beta
