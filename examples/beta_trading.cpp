@@ -50,9 +50,9 @@ gateway::result<void> fund_on_mock(gateway::client const& gw, std::string const&
 gateway::result<gateway::decimal> on_tick(gateway::decimal const& price, std::string_view factor,
                                           sb::market_rules const& m) {
     auto const scaled = gateway::exact_mul(price, gateway::decimal::parse(factor).value());
-    auto const ticks = scaled ? gateway::exact_div(*scaled, m.tick_size, 0,
-                                                   gateway::rounding::toward_zero)
-                              : std::nullopt;
+    auto const ticks =
+        scaled ? gateway::exact_div(*scaled, m.tick_size, 0, gateway::rounding::toward_zero)
+               : std::nullopt;
     auto const out = ticks ? gateway::exact_mul(*ticks, m.tick_size) : std::nullopt;
     if (!out)
         return gateway::make_error(gateway::errc::validation_error, "no price on the tick");
@@ -179,7 +179,7 @@ int main(int argc, char** argv) {
     auto trailing = gw->place_order("beta", trail);
     if (!trailing)
         return fail("trailing stop", trailing.error());
-    std::cout << "trailing " << trailing->order_id << " " << to_string(trailing->status)
-              << " from " << activation->str() << "\n";
+    std::cout << "trailing " << trailing->order_id << " " << to_string(trailing->status) << " from "
+              << activation->str() << "\n";
     return 0;
 }

@@ -160,11 +160,10 @@ int main(int argc, char** argv) {
         r.nonce = 1700000000000;
         if (!signer.sign(r, btc))
             return 1;
-        auto const msg =
-            sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce, r.wallet,
-                                    r.signer, false)
-                .value()
-                .msg;
+        auto const msg = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce,
+                                                 r.wallet, r.signer, false)
+                             .value()
+                             .msg;
         int const k = 20000;
         std::size_t ok = 0;
         double const recover = per_second(k, [&](int) {
@@ -180,10 +179,12 @@ int main(int argc, char** argv) {
         });
         if (ok != 2 * static_cast<std::size_t>(k))
             return 1;
-        std::printf("verify (recover over a derived string)   %8.0f /s on one core (%.1f us each)\n",
-                    recover, 1e6 / recover);
-        std::printf("derive + verify (the gateway's check)    %8.0f /s on one core (%.1f us each)\n",
-                    whole, 1e6 / whole);
+        std::printf(
+            "verify (recover over a derived string)   %8.0f /s on one core (%.1f us each)\n",
+            recover, 1e6 / recover);
+        std::printf(
+            "derive + verify (the gateway's check)    %8.0f /s on one core (%.1f us each)\n", whole,
+            1e6 / whole);
     }
 
     // 2. Signed order round trip: direct to the mock vs through the gateway.
@@ -196,7 +197,9 @@ int main(int argc, char** argv) {
     {
         // Fund the wallet and pin the mark; learn markets before measuring.
         auto setup = [&](std::string const& target, std::string const& body) {
-            return [req = post_json(target, body)]() { return req; };
+            return [req = post_json(target, body)]() {
+                return req;
+            };
         };
         measure_pair(gw.beta->base_url(),
                      setup("/__mock/accounts", R"({"address":")" + signer.address().str() +
@@ -205,15 +208,16 @@ int main(int argc, char** argv) {
                      setup("/__mock/mark", R"({"symbol":"BTC","price":"65000"})"), 1);
         http_request g{http::verb::get, "/v1/perps/beta/markets", 11};
         g.set("X-API-Key", key);
-        measure_pair(gw.base_url, [g] { return g; }, gw.base_url, {}, 5);
+        measure_pair(
+            gw.base_url, [g] { return g; }, gw.base_url, {}, 5);
     }
     int const total = n + n / 10;
     make_fn direct = [&]() {
         auto r = resting_buy();
         if (!signer.sign(r, btc))
             std::abort();
-        auto const p = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce,
-                                               r.wallet, r.signer, false)
+        auto const p = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce, r.wallet,
+                                               r.signer, false)
                            .value();
         return request(http::verb::post, "/fapi/v3/order", p.msg + "&signature=" + r.signature,
                        "application/x-www-form-urlencoded");
@@ -224,8 +228,7 @@ int main(int argc, char** argv) {
             std::abort();
         return post_json("/v1/perps/beta/orders", json::serialize(json::value_from(r)), key);
     };
-    auto [direct_us, via_us] =
-        measure_pair(gw.beta->base_url(), direct, gw.base_url, via, total);
+    auto [direct_us, via_us] = measure_pair(gw.beta->base_url(), direct, gw.base_url, via, total);
     auto const d = summarize(std::move(direct_us));
     auto const g = summarize(std::move(via_us));
     std::printf("signed order   direct p50 %7.0f us  p99 %7.0f us | gateway p50 %7.0f us  p99 "

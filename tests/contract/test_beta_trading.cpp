@@ -62,8 +62,8 @@ struct posted {
     std::string retry_after;
 };
 
-posted raw(test_gateway const& gw, std::string const& api_key, verb method,
-           std::string const& path, json::value const& body) {
+posted raw(test_gateway const& gw, std::string const& api_key, verb method, std::string const& path,
+           json::value const& body) {
     auto r = fetch(method, gw.base_url + path, json::serialize(body), {{"X-API-Key", api_key}});
     INFO(path << " -> " << r.status << " " << r.body);
     REQUIRE(r.message[boost::beast::http::field::content_type] == "application/json");
@@ -92,8 +92,9 @@ bool contains(std::string_view hay, std::string_view needle) {
 /// Order requests mock-beta has seen (futures and spot: place, cancel, leverage).
 std::int64_t order_requests(mocks::mock_server& m) {
     std::int64_t n = 0;
-    for (auto const* kind : {"POST /fapi/v3/order", "DELETE /fapi/v3/order", "POST /fapi/v3/leverage",
-                             "POST /api/v3/order", "DELETE /api/v3/order"})
+    for (auto const* kind :
+         {"POST /fapi/v3/order", "DELETE /fapi/v3/order", "POST /fapi/v3/leverage",
+          "POST /api/v3/order", "DELETE /api/v3/order"})
         n += upstream_calls(m, kind);
     return n;
 }
@@ -146,13 +147,11 @@ TEST_CASE("beta routes: every write and typed-data endpoint exists, also under /
         verb method;
         char const* path;
     };
-    for (auto const& r : {route{verb::post, "/perps/beta/orders"},
-                          route{verb::delete_, "/perps/beta/orders"},
-                          route{verb::post, "/perps/beta/leverage"},
-                          route{verb::post, "/spot/beta/orders"},
-                          route{verb::delete_, "/spot/beta/orders"},
-                          route{verb::post, "/perps/beta/typed-data"},
-                          route{verb::post, "/spot/beta/typed-data"}})
+    for (auto const& r :
+         {route{verb::post, "/perps/beta/orders"}, route{verb::delete_, "/perps/beta/orders"},
+          route{verb::post, "/perps/beta/leverage"}, route{verb::post, "/spot/beta/orders"},
+          route{verb::delete_, "/spot/beta/orders"}, route{verb::post, "/perps/beta/typed-data"},
+          route{verb::post, "/spot/beta/typed-data"}})
         for (auto const* prefix : {"/v1", "/v1/testnet"}) {
             std::string const path = std::string(prefix) + r.path;
             CAPTURE(path);
@@ -256,10 +255,10 @@ TEST_CASE("beta writes refused before any upstream order request", "[contract][b
     }
     SECTION("a stale and a future nonce (10 s window): 401 INVALID_NONCE") {
         auto const now = t.gw.clock->now_ms();
-        require_error(t.post("/v1/perps/beta/orders", t.signed_limit(t.wallet, now - 11'000)),
-                      401, "INVALID_NONCE", "nonce");
-        require_error(t.post("/v1/perps/beta/orders", t.signed_limit(t.wallet, now + 11'000)),
-                      401, "INVALID_NONCE", "nonce");
+        require_error(t.post("/v1/perps/beta/orders", t.signed_limit(t.wallet, now - 11'000)), 401,
+                      "INVALID_NONCE", "nonce");
+        require_error(t.post("/v1/perps/beta/orders", t.signed_limit(t.wallet, now + 11'000)), 401,
+                      "INVALID_NONCE", "nonce");
     }
     SECTION("cancel: an orderId that is not a decimal id") {
         cancel_order_request c;
@@ -402,9 +401,8 @@ TEST_CASE("beta typed-data: params, typed data and digest any wallet can sign",
         set_leverage_request l;
         l.symbol = "BTC";
         l.leverage = 20;
-        auto payload =
-            sb::signing_payload_for(sb::leverage_params(l, t.btc).value(), 1700000000000,
-                                    t.wallet.address(), std::nullopt, false);
+        auto payload = sb::signing_payload_for(sb::leverage_params(l, t.btc).value(), 1700000000000,
+                                               t.wallet.address(), std::nullopt, false);
         REQUIRE(payload);
         CHECK(td->digest == "0x" + util::to_hex(payload->digest, false));
 

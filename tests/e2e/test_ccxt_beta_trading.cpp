@@ -28,7 +28,8 @@ TEST_CASE("ccxt's aster class creates, lists and cancels an order on mock-beta",
     if (!fs::exists(dir / "node_modules" / "ccxt" / "package.json"))
         FAIL("ccxt is not installed in " + dir.string() +
              ": run `npm ci` there (scripts/test.sh does)");
-    constexpr char const* key = "0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f";
+    constexpr char const* key =
+        "0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f";
     auto m = mocks::mock_server::start({mocks::upstream::beta});
     auto const wallet = sign::address_of(sign::private_key::from_hex(key).value()).str();
     test::mock_post(*m, "/__mock/accounts",
@@ -42,8 +43,7 @@ TEST_CASE("ccxt's aster class creates, lists and cancels an order on mock-beta",
     input["symbol"] = "BTC/USDT:USDT";
     input["amount"] = 0.01;
     input["price"] = 64000; // under the market, inside the percent-price band: it rests
-    auto const run =
-        test::run_node_script(dir / "ccxt_beta_trading.mjs", json::serialize(input));
+    auto const run = test::run_node_script(dir / "ccxt_beta_trading.mjs", json::serialize(input));
     INFO("ccxt_beta_trading.mjs exited " << run.exit_code << "\nstdout: " << run.out
                                          << "\nstderr: " << run.err);
     if (run.exit_code == 127)

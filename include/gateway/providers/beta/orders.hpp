@@ -111,9 +111,9 @@ GATEWAY_DECL result<query_params> leverage_params(set_leverage_request const& r,
 
 /// What a client signs for a request, and the string the gateway sends with the signature.
 struct signing_payload {
-    std::string msg;                ///< `k=v&...&nonce=..&user=..&signer=..`
-    boost::json::value typed_data;  ///< `eth_signTypedData_v4` JSON of `Message{msg}`
-    hash256 digest{};               ///< its EIP-712 digest
+    std::string msg;               ///< `k=v&...&nonce=..&user=..&signer=..`
+    boost::json::value typed_data; ///< `eth_signTypedData_v4` JSON of `Message{msg}`
+    hash256 digest{};              ///< its EIP-712 digest
 };
 
 /**

@@ -47,9 +47,9 @@ result<write_market> market_of(universe const& u, vertical v, std::string const&
     if (v == vertical::spot) {
         if (auto const* m = u.find_spot(symbol))
             return write_market{m->upstream, rules_of(*m)};
-        api_error e = make_error(errc::market_not_found, "Unknown spot market '" + symbol +
-                                                             "' on " + name +
-                                                             " (spot pairs are BASE/QUOTE).");
+        api_error e =
+            make_error(errc::market_not_found, "Unknown spot market '" + symbol + "' on " + name +
+                                                   " (spot pairs are BASE/QUOTE).");
         e.details["field"] = "symbol";
         return e;
     }
@@ -219,7 +219,8 @@ private:
             co_return std::nullopt;
         if (auto const* o = (**answer).if_object())
             if (auto const* px = o->if_contains(spot ? "price" : "markPrice"))
-                if (auto d = decimal::from_json_lenient(*px); d && !d->is_zero() && !d->is_negative())
+                if (auto d = decimal::from_json_lenient(*px);
+                    d && !d->is_zero() && !d->is_negative())
                     co_return d;
         co_return std::nullopt;
     }

@@ -46,8 +46,9 @@ api_error malformed(std::string const& name, std::string_view what) {
 
 api_error rejected(std::string const& name, std::string_view reason,
                    std::optional<std::int64_t> code = std::nullopt) {
-    api_error e = make_error(errc::order_rejected,
-                             "The " + name + " upstream rejected the order: " + std::string(reason));
+    api_error e =
+        make_error(errc::order_rejected,
+                   "The " + name + " upstream rejected the order: " + std::string(reason));
     e.details["reason"] = reason;
     if (code)
         e.details["upstreamCode"] = *code;
@@ -135,9 +136,9 @@ api_error write_error(std::string const& name, upstream_answer const& a, write_k
         return e;
     }
     if (code == w::invalid_signature.code) {
-        api_error e = make_error(errc::signature_error,
-                                 "The " + name + " upstream refused the signature (" + body->msg +
-                                     ").");
+        api_error e =
+            make_error(errc::signature_error,
+                       "The " + name + " upstream refused the signature (" + body->msg + ").");
         e.details["field"] = "signature";
         return e;
     }
@@ -152,15 +153,15 @@ api_error write_error(std::string const& name, upstream_answer const& a, write_k
         return e;
     }
     if (code == w::invalid_symbol.code) {
-        api_error e =
-            make_error(errc::market_not_found, "The " + name + " upstream does not know this symbol.");
+        api_error e = make_error(errc::market_not_found,
+                                 "The " + name + " upstream does not know this symbol.");
         e.details["field"] = "symbol";
         return e;
     }
     if (kind == write_kind::leverage && code == -4028) {
-        api_error e = make_error(errc::max_leverage_exceeded, "The " + name +
-                                                                  " upstream refused the leverage (" +
-                                                                  body->msg + ").");
+        api_error e =
+            make_error(errc::max_leverage_exceeded,
+                       "The " + name + " upstream refused the leverage (" + body->msg + ").");
         e.details["field"] = "leverage";
         return e;
     }
@@ -227,9 +228,8 @@ result<place_result> to_place_result(std::string const& name, json::value const&
 result<cancel_result> to_cancel_result(std::string const& name, json::value const& order,
                                        std::string const& order_id) {
     if (auto refusal = refusal_in(order)) {
-        api_error e = make_error(errc::order_rejected, "The " + name +
-                                                           " upstream refused the cancel: " +
-                                                           refusal->msg);
+        api_error e = make_error(errc::order_rejected,
+                                 "The " + name + " upstream refused the cancel: " + refusal->msg);
         e.details["reason"] = refusal->msg;
         e.details["upstreamCode"] = refusal->code;
         return e;
@@ -246,9 +246,8 @@ result<cancel_result> to_cancel_result(std::string const& name, json::value cons
 result<leverage_result> to_leverage_result(std::string const& name, json::value const& answer,
                                            std::string const& symbol) {
     if (auto refusal = refusal_in(answer)) {
-        api_error e = make_error(errc::order_rejected, "The " + name +
-                                                           " upstream refused the leverage: " +
-                                                           refusal->msg);
+        api_error e = make_error(errc::order_rejected,
+                                 "The " + name + " upstream refused the leverage: " + refusal->msg);
         e.details["reason"] = refusal->msg;
         e.details["upstreamCode"] = refusal->code;
         return e;

@@ -45,12 +45,15 @@ GATEWAY_DECL result<void> check_price(std::string_view field, decimal const& p,
                                       market_rules const& m) {
     std::string const f(field);
     if (is_on(m.min_price) && p < m.min_price)
-        return field_error(field, "'" + f + "' " + p.str() + " is below the market's minimum price " +
-                                      m.min_price.str() + ".");
+        return field_error(field, "'" + f + "' " + p.str() +
+                                      " is below the market's minimum price " + m.min_price.str() +
+                                      ".");
     if (is_on(m.max_price) && p > m.max_price)
-        return field_error(field, "'" + f + "' " + p.str() + " is above the market's maximum price " +
-                                      m.max_price.str() + ".");
-    if (is_on(m.tick_size) && !on_grid(p, is_on(m.min_price) ? m.min_price : decimal(), m.tick_size))
+        return field_error(field, "'" + f + "' " + p.str() +
+                                      " is above the market's maximum price " + m.max_price.str() +
+                                      ".");
+    if (is_on(m.tick_size) &&
+        !on_grid(p, is_on(m.min_price) ? m.min_price : decimal(), m.tick_size))
         return field_error(field, "'" + f + "' " + p.str() +
                                       " is not a multiple of the market's tick size " +
                                       m.tick_size.str() + " (it is not rounded).");
@@ -64,11 +67,13 @@ GATEWAY_DECL result<void> check_size(decimal const& q, bool market_order, market
     decimal const& min = market_lot ? m.market_min_qty : m.min_qty;
     decimal const& max = market_lot ? m.market_max_qty : m.max_qty;
     if (is_on(min) && q < min)
-        return field_error("size", "'size' " + q.str() + " is below the market's minimum quantity " +
-                                       min.str() + ".");
+        return field_error("size", "'size' " + q.str() +
+                                       " is below the market's minimum quantity " + min.str() +
+                                       ".");
     if (is_on(max) && q > max)
-        return field_error("size", "'size' " + q.str() + " is above the market's maximum quantity " +
-                                       max.str() + (market_order ? " for market orders." : "."));
+        return field_error("size", "'size' " + q.str() +
+                                       " is above the market's maximum quantity " + max.str() +
+                                       (market_order ? " for market orders." : "."));
     if (is_on(step) && !on_grid(q, is_on(min) ? min : decimal(), step))
         return field_error("size", "'size' " + q.str() +
                                        " is not a multiple of the market's step size " +
@@ -194,8 +199,8 @@ GATEWAY_DECL result<query_params> order_params(place_order_request const& r, mar
     if (trailing) {
         decimal const& rate = *r.callback_rate;
         if (rate < detail::dec(min_callback_rate) || rate > detail::dec(max_callback_rate))
-            return field_error("callbackRate", "'callbackRate' " + rate.str() +
-                                                   " is outside 0.1-5 (percent).");
+            return field_error("callbackRate",
+                               "'callbackRate' " + rate.str() + " is outside 0.1-5 (percent).");
     }
 
     // The market's filters (beta.md §4.1), field by field, never rounding.
@@ -219,10 +224,10 @@ GATEWAY_DECL result<query_params> order_params(place_order_request const& r, mar
     if (!r.reduce_only && detail::is_on(m.min_notional) && notional_price) {
         auto const notional = detail::times(r.size, *notional_price);
         if (notional && *notional < m.min_notional) {
-            api_error e = field_error("size", "The order's notional " + notional->str() +
-                                                  " is below the market's minimum of " +
-                                                  m.min_notional.str() +
-                                                  " (size x price; reduce-only orders are exempt).");
+            api_error e = field_error(
+                "size", "The order's notional " + notional->str() +
+                            " is below the market's minimum of " + m.min_notional.str() +
+                            " (size x price; reduce-only orders are exempt).");
             e.details["minNotional"] = m.min_notional.str();
             return e;
         }
@@ -373,8 +378,8 @@ result<void> sign_request(signer const& s, private_key const& key, Request& r, D
         return business.error();
     if (auto ok = validate(copy, body_kind::typed_data_params); !ok)
         return ok.error();
-    auto payload = signing_payload_for(*business, copy.nonce, copy.wallet, copy.signer,
-                                       s.testnet());
+    auto payload =
+        signing_payload_for(*business, copy.nonce, copy.wallet, copy.signer, s.testnet());
     if (!payload)
         return payload.error();
     copy.signature = signature_to_hex(sign_digest(payload->digest, key));
@@ -384,21 +389,18 @@ result<void> sign_request(signer const& s, private_key const& key, Request& r, D
 } // namespace detail
 
 GATEWAY_DECL result<void> signer::sign(place_order_request& r, market_rules const& m) const {
-    return detail::sign_request(*this, key_, r, [&](place_order_request const& c) {
-        return order_params(c, m);
-    });
+    return detail::sign_request(*this, key_, r,
+                                [&](place_order_request const& c) { return order_params(c, m); });
 }
 
 GATEWAY_DECL result<void> signer::sign(cancel_order_request& r, market_rules const& m) const {
-    return detail::sign_request(*this, key_, r, [&](cancel_order_request const& c) {
-        return cancel_params(c, m);
-    });
+    return detail::sign_request(*this, key_, r,
+                                [&](cancel_order_request const& c) { return cancel_params(c, m); });
 }
 
 GATEWAY_DECL result<void> signer::sign(set_leverage_request& r, market_rules const& m) const {
-    return detail::sign_request(*this, key_, r, [&](set_leverage_request const& c) {
-        return leverage_params(c, m);
-    });
+    return detail::sign_request(
+        *this, key_, r, [&](set_leverage_request const& c) { return leverage_params(c, m); });
 }
 
 GATEWAY_DECL result<std::string>
