@@ -39,9 +39,8 @@ api_error refusal(unsigned status, std::string_view body,
     return sv::write_error(net, answer(status, body), k, someone);
 }
 
-} // namespace beta_trading_test
+// The test cases live in the namespace too: this file shares a unity TU with others.
 
-using namespace beta_trading_test;
 
 TEST_CASE("beta place answers: the order object's status and fills", "[unit][beta][trading]") {
     SECTION("NEW: open, nothing filled, averagePrice null") {
@@ -202,3 +201,5 @@ TEST_CASE("beta market rules come from the learned filters and brackets", "[unit
     CHECK(sv::rules_of(s).spot);
     CHECK(sv::rules_of(s).max_leverage == 0);
 }
+
+} // namespace beta_trading_test

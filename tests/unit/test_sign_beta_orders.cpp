@@ -100,9 +100,8 @@ std::vector<std::string> sorted_params(std::string_view msg) {
     return out;
 }
 
-} // namespace beta_orders_test
+// The test cases live in the namespace too: this file shares a unity TU with others.
 
-using namespace beta_orders_test;
 
 TEST_CASE("beta derivation: every order type and option in CONTRACT 6.2's order",
           "[unit][sign][beta]") {
@@ -436,3 +435,5 @@ TEST_CASE("beta rules from the gateway's markets listing", "[unit][sign][beta]")
     CHECK(sb::rules_of(mi, true).spot);
     CHECK(sb::rules_of(mi, true).max_leverage == 0);
 }
+
+} // namespace beta_orders_test
