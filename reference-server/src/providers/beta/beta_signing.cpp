@@ -30,9 +30,10 @@ using verb = boost::beast::http::verb;
 struct beta_write {
     venue where = venue::futures;
     verb method = verb::post;
-    std::string path; ///< `/fapi/v3/order`, `/api/v3/order`, `/fapi/v3/leverage`
-    std::string msg;  ///< the signed string, without `&signature=`
-    address signer;   ///< who must have signed: the body's `signer`, default `wallet`
+    std::string path;            ///< `/fapi/v3/order`, `/api/v3/order`, `/fapi/v3/leverage`
+    std::string msg;             ///< the signed string, without `&signature=`
+    std::string upstream_symbol; ///< `BTCUSDT`
+    address signer;              ///< who must have signed: the body's `signer`, default `wallet`
     write_kind kind = write_kind::place;
 };
 
@@ -107,6 +108,7 @@ public:
         bool const spot = v == vertical::spot;
         beta_write out;
         out.where = spot ? venue::spot : venue::futures;
+        out.upstream_symbol = market->upstream;
         std::string const prefix(spot ? w::spot_prefix : w::futures_prefix);
         result<query_params> business = make_error(errc::internal_error, "unreachable");
         if (auto const* p = std::get_if<place_order_request>(&request)) {
@@ -178,6 +180,16 @@ public:
             auto placed = to_place_result(name, answer->body, p->size, p->client_order_id);
             if (!placed)
                 co_return placed.error();
+            bool const may_have_matched =
+                p->type == order_type::market || p->type == order_type::limit;
+            if (placed->status == place_status::open && may_have_matched) {
+                auto settled =
+                    co_await final_state(*p, bw.where, bw.upstream_symbol, placed->order_id, name);
+                if (settled && !*settled)
+                    co_return settled->error();
+                if (settled)
+                    co_return **settled;
+            }
             co_return *placed;
         }
         if (auto const* c = std::get_if<cancel_order_request>(&d.request)) {
@@ -194,6 +206,34 @@ public:
     }
 
 private:
+    /**
+     * The order's state after matching. The upstream answers a new order as accepted (ACK: NEW,
+     * nothing executed; the signed string carries no `newOrderRespType`), so a market or limit
+     * order that may have traded on arrival is read back once (`GET .../order`, weight 1,
+     * signed by the read signer): filled, partially filled, or expired unfilled (an IOC or
+     * market order with nothing to match, a post-only order that would have crossed: 400
+     * ORDER_REJECTED). Best effort: when the read fails (the account has not approved the read
+     * signer, the upstream is slow) the accepted answer stands (`open`).
+     */
+    // cppcheck-suppress passedByValue
+    asio::awaitable<std::optional<result<place_result>>>
+    final_state(place_order_request r, venue where, std::string upstream_symbol,
+                std::string order_id, std::string name) {
+        std::string path =
+            std::string(where == venue::spot ? w::spot_prefix : w::futures_prefix) + "order";
+        query_params q{{"symbol", std::move(upstream_symbol)}, {"orderId", order_id}};
+        auto f = n_->start_signed_get(where, std::move(path), std::move(q), r.wallet);
+        auto const answer = co_await f->wait();
+        if (!*answer)
+            co_return std::nullopt;
+        auto settled = to_place_result(name, **answer, r.size, r.client_order_id);
+        if (settled && settled->order_id != order_id)
+            co_return std::nullopt;
+        if (!settled && settled.error().code != errc::order_rejected)
+            co_return std::nullopt;
+        co_return settled;
+    }
+
     /// Whether the filters need the mark: the percent-price band of a limit price, the minimum
     /// notional of a market order.
     static bool needs_mark(place_order_request const& r, sb::market_rules const& m) {
