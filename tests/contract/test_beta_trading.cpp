@@ -439,3 +439,239 @@ TEST_CASE("beta markets list the rules the SDK signer checks", "[contract][beta]
     REQUIRE_FALSE(refused);
     CHECK(refused.error().details.at("field").as_string() == "size");
 }
+
+// ---------------------------------------------------------------------------------------------
+// Against mock-beta's matching engine (its signed order, cancel and leverage endpoints).
+
+namespace {
+
+/// A funded wallet that approved the gateway's read signer (so its orders, positions and fills
+/// read back), on mainnet and testnet.
+struct funded : trading {
+    funded() {
+        for (auto* m : {gw.beta.get(), gw.beta_testnet.get()}) {
+            mock_post(*m, "/__mock/accounts",
+                      R"({"address":")" + wallet.address().str() +
+                          R"(","balances":{"USDT":"100000"},"spotBalances":{"USDT":"100000"}})");
+            mock_post(*m, "/__mock/agents",
+                      R"({"user":")" + wallet.address().str() + R"(","signer":")" + read_signer() +
+                          R"("})");
+        }
+    }
+
+    std::string read_signer() const {
+        auto p = gw.sdk->provider("beta");
+        REQUIRE(p);
+        REQUIRE(p->vertical_details.front().read_signer);
+        return *p->vertical_details.front().read_signer;
+    }
+
+    result<place_result> place(place_order_request r, sb::market_rules const& m) const {
+        REQUIRE(wallet.sign(r, m));
+        return m.spot ? c.place_spot_order("beta", r) : c.place_order("beta", r);
+    }
+
+    result<cancel_result> cancel(std::string const& symbol, std::string const& id,
+                                 sb::market_rules const& m) const {
+        cancel_order_request r;
+        r.symbol = symbol;
+        r.order_id = id;
+        REQUIRE(wallet.sign(r, m));
+        return m.spot ? c.cancel_spot_order("beta", r) : c.cancel_order("beta", r);
+    }
+
+    std::vector<open_order> open_orders() const {
+        return c.open_orders("beta", wallet.address().str()).value();
+    }
+    std::vector<position> positions() const {
+        return c.positions("beta", wallet.address().str()).value();
+    }
+};
+
+} // namespace
+
+TEST_CASE("beta orders on mock-beta: market fills into a position, limit rests and cancels",
+          "[contract][beta][trading]") {
+    funded t;
+
+    SECTION("market: filled, shows in positions and fills") {
+        auto placed = t.place(order("BTC", side::buy, order_type::market, "0.01"), t.btc);
+        REQUIRE(placed);
+        CHECK(placed->status == place_status::filled);
+        CHECK(placed->filled_size.str() == "0.01");
+        REQUIRE(placed->average_price);
+        auto pos = t.positions();
+        REQUIRE(pos.size() == 1);
+        CHECK(pos[0].symbol == "BTC");
+        CHECK(pos[0].size.str() == "0.01");
+        CHECK(pos[0].entry_price == *placed->average_price);
+        auto fills = t.c.fills("beta", t.wallet.address().str()).value();
+        REQUIRE_FALSE(fills.empty());
+        CHECK(fills[0].order_id == placed->order_id);
+        CHECK(fills[0].liquidity == liquidity::taker);
+    }
+
+    SECTION("limit: open, listed, canceled once, then 404 ORDER_NOT_FOUND") {
+        auto r = order("BTC", side::buy, order_type::limit, "0.01", "64000");
+        r.client_order_id = "0x00000000000000000000000000000abc";
+        auto placed = t.place(r, t.btc);
+        REQUIRE(placed);
+        CHECK(placed->status == place_status::open);
+        CHECK(placed->filled_size.str() == "0");
+        CHECK_FALSE(placed->average_price);
+        CHECK(placed->client_order_id == r.client_order_id);
+        auto open = t.open_orders();
+        REQUIRE(open.size() == 1);
+        CHECK(open[0].order_id == placed->order_id);
+        CHECK(open[0].price->str() == "64000");
+
+        auto canceled = t.cancel("BTC", placed->order_id, t.btc);
+        REQUIRE(canceled);
+        CHECK(canceled->order_id == placed->order_id);
+        CHECK(canceled->status == cancel_status::canceled);
+        CHECK(t.open_orders().empty());
+        auto again = t.cancel("BTC", placed->order_id, t.btc);
+        REQUIRE_FALSE(again);
+        CHECK(again.error().code == errc::order_not_found);
+        CHECK(again.error().status == 404);
+    }
+
+    SECTION("leverage: applied, cross") {
+        set_leverage_request l;
+        l.symbol = "BTC";
+        l.leverage = 20;
+        REQUIRE(t.wallet.sign(l, t.btc));
+        auto res = t.c.set_leverage("beta", l);
+        REQUIRE(res);
+        CHECK(res->symbol == "BTC");
+        CHECK(res->leverage == 20);
+        CHECK(res->margin_mode == margin_mode::cross);
+    }
+
+    SECTION("spot: a resting BTC/USDT buy cancels through DELETE /v1/spot/beta/orders") {
+        auto placed =
+            t.place(order("BTC/USDT", side::buy, order_type::limit, "0.01", "64000"), t.spot_btc);
+        REQUIRE(placed);
+        CHECK(placed->status == place_status::open);
+        auto canceled = t.cancel("BTC/USDT", placed->order_id, t.spot_btc);
+        REQUIRE(canceled);
+        CHECK(canceled->status == cancel_status::canceled);
+        CHECK(upstream_calls(*t.gw.beta, "POST /api/v3/order") == 1);
+        CHECK(upstream_calls(*t.gw.beta, "DELETE /api/v3/order") == 1);
+    }
+}
+
+TEST_CASE("beta trailing stop on mock-beta: activates, trails the best mark, fires",
+          "[contract][beta][trading]") {
+    funded t;
+    REQUIRE(t.place(order("BTC", side::buy, order_type::market, "0.01"), t.btc));
+    auto trail = order("BTC", side::sell, order_type::trailing_stop, "0.01");
+    trail.callback_rate = d("1");
+    trail.activation_price = d("66000");
+    trail.reduce_only = true;
+    auto placed = t.place(trail, t.btc);
+    REQUIRE(placed);
+    CHECK(placed->status == place_status::open);
+    auto open = t.open_orders();
+    REQUIRE(open.size() == 1);
+    CHECK(open[0].type == order_type::trailing_stop);
+    REQUIRE(open[0].callback_rate);
+    CHECK(open[0].callback_rate->str() == "1");
+
+    // Each mark is seen by the next request (the mock's engine syncs per request).
+    for (auto const* mark : {"66500", "67000", "66800"}) {
+        set_mark(*t.gw.beta, "BTC", mark);
+        CHECK(t.open_orders().size() == 1); // activated at 66500, highest 67000, 66800 > 66330
+    }
+    set_mark(*t.gw.beta, "BTC", "66300"); // <= 67000 x 0.99: fires
+    CHECK(t.open_orders().empty());
+    CHECK(t.positions().empty());
+    auto fills = t.c.fills("beta", t.wallet.address().str()).value();
+    REQUIRE(fills.size() >= 2);
+    CHECK(fills[0].order_id == placed->order_id);
+    CHECK(fills[0].side == side::sell);
+}
+
+TEST_CASE("beta refusals from mock-beta: 400 ORDER_REJECTED with the upstream's reason",
+          "[contract][beta][trading]") {
+    funded t;
+
+    SECTION("reduce-only with no position") {
+        auto r = order("BTC", side::sell, order_type::market, "0.01");
+        r.reduce_only = true;
+        auto placed = t.place(r, t.btc);
+        REQUIRE_FALSE(placed);
+        CHECK(placed.error().code == errc::order_rejected);
+        CHECK(contains(placed.error().message, "ReduceOnly Order is rejected."));
+    }
+    SECTION("post-only that would cross: expires unfilled") {
+        auto const ask = t.c.orderbook("beta", "BTC").value().asks.at(0);
+        auto r = order("BTC", side::buy, order_type::limit, "0.01");
+        r.price = ask.price;
+        r.time_in_force = time_in_force::alo;
+        auto placed = t.place(r, t.btc);
+        REQUIRE_FALSE(placed);
+        CHECK(placed.error().code == errc::order_rejected);
+        CHECK(t.open_orders().empty());
+    }
+    SECTION("margin the account does not have") {
+        auto placed = t.place(order("BTC", side::buy, order_type::market, "100"), t.btc);
+        REQUIRE_FALSE(placed);
+        CHECK(placed.error().code == errc::order_rejected);
+        CHECK(contains(placed.error().message, "Margin is insufficient."));
+    }
+    SECTION("a stop that would trigger at once") {
+        auto r = order("BTC", side::sell, order_type::stop_market, "0.01");
+        r.trigger_price = d("66000"); // a sell stop above the mark
+        auto placed = t.place(r, t.btc);
+        REQUIRE_FALSE(placed);
+        CHECK(placed.error().code == errc::order_rejected);
+        CHECK(contains(placed.error().message, "immediately trigger"));
+    }
+}
+
+TEST_CASE("beta API wallets: an approved signer trades for the wallet; another is refused "
+          "upstream",
+          "[contract][beta][trading]") {
+    funded t;
+    sb::signer agent{key(stranger_key)};
+    auto r = order("BTC", side::buy, order_type::limit, "0.01", "64000");
+    r.wallet = t.wallet.address();
+    REQUIRE(agent.sign(r, t.btc));
+    REQUIRE(r.signer);
+
+    // Not approved: the gateway verifies the signature (it is the body's signer), the upstream
+    // refuses the signer.
+    auto before = t.c.place_order("beta", r);
+    REQUIRE_FALSE(before);
+    CHECK(before.error().code == errc::signature_error);
+    CHECK(contains(before.error().message, agent.address().str()));
+
+    mock_post(*t.gw.beta, "/__mock/agents",
+              R"({"user":")" + t.wallet.address().str() + R"(","signer":")" +
+                  agent.address().str() + R"("})");
+    r.nonce = 0; // a fresh nonce and signature
+    REQUIRE(agent.sign(r, t.btc));
+    auto placed = t.c.place_order("beta", r);
+    REQUIRE(placed);
+    CHECK(placed->status == place_status::open);
+    auto open = t.open_orders();
+    REQUIRE(open.size() == 1); // booked for the wallet
+    CHECK(open[0].order_id == placed->order_id);
+}
+
+TEST_CASE("beta testnet on mock-beta: a chainId 714 order fills on the testnet upstream",
+          "[contract][beta][trading]") {
+    funded t;
+    sb::signer testnet{key(wallet_key), true};
+    auto r = order("BTC", side::buy, order_type::market, "0.01");
+    REQUIRE(testnet.sign(r, t.btc));
+    auto placed = t.gw.client_with(t.api_key, true).place_order("beta", r);
+    REQUIRE(placed);
+    CHECK(placed->status == place_status::filled);
+    CHECK(upstream_calls(*t.gw.beta_testnet, "POST /fapi/v3/order") == 1);
+    CHECK(upstream_calls(*t.gw.beta, "POST /fapi/v3/order") == 0);
+    CHECK(t.gw.client_with(t.api_key, true).positions("beta", t.wallet.address().str())->size() ==
+          1);
+    CHECK(t.positions().empty());
+}
