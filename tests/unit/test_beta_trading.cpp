@@ -41,7 +41,6 @@ api_error refusal(unsigned status, std::string_view body,
 
 // The test cases live in the namespace too: this file shares a unity TU with others.
 
-
 TEST_CASE("beta place answers: the order object's status and fills", "[unit][beta][trading]") {
     SECTION("NEW: open, nothing filled, averagePrice null") {
         auto r = sv::to_place_result(
@@ -111,53 +110,54 @@ TEST_CASE("beta write refusals map to CONTRACT 2", "[unit][beta][trading]") {
                   .code == errc::order_not_found);
     }
     SECTION("margin, reduce-only, post-only, would-trigger, filters: 400 ORDER_REJECTED + reason") {
-        for (
-            auto const* body :
-            {R"({"code":-2019,"msg":"Margin is insufficient."})",
-             R"({"code":-2022,"msg":"ReduceOnly Order is rejected."})",
-             R"({"code":-5022,"msg":"Due to the order could not be executed as maker, the Post Only order will be rejected."})",
-             R"({"code":-2021,"msg":"Order would immediately trigger."})",
-             R"({"code":-4164,"msg":"Order's notional must be no smaller than 5 (unless you choose reduce only)"})
-            ",
-            R"({"code":-4014,"msg":"Price not increased by tick size."})"
-    }) {
-        CAPTURE(body);
-        auto const e = refusal(400, body);
-        CHECK(e.code == errc::order_rejected);
-        CHECK(e.status == 400);
-        auto const msg = json::parse(body).at("msg").as_string();
-        CHECK(e.message.find(msg.c_str()) != std::string::npos);
-        CHECK(e.details.at("reason").as_string() == msg);
-        CHECK(e.details.at("upstreamCode") == json::parse(body).at("code"));
+        for (auto const* body :
+             {R"({"code":-2019,"msg":"Margin is insufficient."})",
+              R"({"code":-2022,"msg":"ReduceOnly Order is rejected."})",
+              R"({"code":-5022,"msg":"Due to the order could not be executed as maker, the Post )"
+              R"(Only order will be rejected."})",
+              R"({"code":-2021,"msg":"Order would immediately trigger."})",
+              R"x({"code":-4164,"msg":"Order's notional must be no smaller than 5 (unless you )x"
+              R"x(choose reduce only)"})x",
+              R"({"code":-4014,"msg":"Price not increased by tick size."})"}) {
+            CAPTURE(body);
+            auto const e = refusal(400, body);
+            CHECK(e.code == errc::order_rejected);
+            CHECK(e.status == 400);
+            auto const msg = json::parse(body).at("msg").as_string();
+            CHECK(e.message.find(msg.c_str()) != std::string::npos);
+            CHECK(e.details.at("reason").as_string() == msg);
+            CHECK(e.details.at("upstreamCode") == json::parse(body).at("code"));
+        }
     }
-}
-SECTION("-4225: 401 INVALID_NONCE; -1022 and -2015: 401 SIGNATURE_ERROR") {
-    auto n = refusal(400, R"({"code":-4225,"msg":"Nonce Expired"})");
-    CHECK(n.code == errc::invalid_nonce);
-    CHECK(n.status == 401);
-    CHECK(refusal(400, R"({"code":-1022,"msg":"Signature for this request is not valid."})").code ==
-          errc::signature_error);
-    auto s =
-        refusal(401, R"({"code":-2015,"msg":"Invalid API-key, IP, or permissions for action."})");
-    CHECK(s.code == errc::signature_error);
-    CHECK(s.message.find(someone.str()) != std::string::npos);
-}
-SECTION("-1121: 404 MARKET_NOT_FOUND; -4028 on leverage: MAX_LEVERAGE_EXCEEDED") {
-    CHECK(refusal(400, R"({"code":-1121,"msg":"Invalid symbol."})").code == errc::market_not_found);
-    CHECK(refusal(400, R"({"code":-4028,"msg":"Leverage 150 is not valid"})", write_kind::leverage)
-              .code == errc::max_leverage_exceeded);
-}
-SECTION("5xx (503: execution status unknown): 502 with outcomeUnknown, never a refusal") {
-    for (unsigned status : {500u, 503u}) {
-        auto e = refusal(status, R"({"code":-1000,"msg":"An unknown error occured"})");
-        CHECK(e.code == errc::upstream_error);
-        CHECK(e.details.at("outcomeUnknown").as_bool());
-        CHECK(e.details.at("upstreamStatus").to_number<unsigned>() == status);
+    SECTION("-4225: 401 INVALID_NONCE; -1022 and -2015: 401 SIGNATURE_ERROR") {
+        auto n = refusal(400, R"({"code":-4225,"msg":"Nonce Expired"})");
+        CHECK(n.code == errc::invalid_nonce);
+        CHECK(n.status == 401);
+        CHECK(refusal(400, R"({"code":-1022,"msg":"Signature for this request is not valid."})")
+                  .code == errc::signature_error);
+        auto s = refusal(
+            401, R"({"code":-2015,"msg":"Invalid API-key, IP, or permissions for action."})");
+        CHECK(s.code == errc::signature_error);
+        CHECK(s.message.find(someone.str()) != std::string::npos);
     }
-}
-SECTION("a 4xx without the error shape: 502 UPSTREAM_ERROR") {
-    CHECK(refusal(403, R"({"oops":1})").code == errc::upstream_error);
-}
+    SECTION("-1121: 404 MARKET_NOT_FOUND; -4028 on leverage: MAX_LEVERAGE_EXCEEDED") {
+        CHECK(refusal(400, R"({"code":-1121,"msg":"Invalid symbol."})").code ==
+              errc::market_not_found);
+        CHECK(refusal(400, R"({"code":-4028,"msg":"Leverage 150 is not valid"})",
+                      write_kind::leverage)
+                  .code == errc::max_leverage_exceeded);
+    }
+    SECTION("5xx (503: execution status unknown): 502 with outcomeUnknown, never a refusal") {
+        for (unsigned status : {500u, 503u}) {
+            auto e = refusal(status, R"({"code":-1000,"msg":"An unknown error occured"})");
+            CHECK(e.code == errc::upstream_error);
+            CHECK(e.details.at("outcomeUnknown").as_bool());
+            CHECK(e.details.at("upstreamStatus").to_number<unsigned>() == status);
+        }
+    }
+    SECTION("a 4xx without the error shape: 502 UPSTREAM_ERROR") {
+        CHECK(refusal(403, R"({"oops":1})").code == errc::upstream_error);
+    }
 }
 
 TEST_CASE("beta cancel and leverage answers", "[unit][beta][trading]") {
