@@ -169,6 +169,7 @@ TEST_CASE("beta derivation: cancel and leverage strings, then nonce, user and si
     CHECK(text(*cq) == "symbol=BTCUSDT&orderId=22542179");
     c.symbol = "ETH/USDT";
     CHECK(text(sb::cancel_params(c, spot_btc()).value()) == "symbol=ETHUSDT&orderId=22542179");
+    c.symbol = "BTC";
     for (auto const* bad : {"", "12a", "-1", "99999999999999999999999"}) {
         c.order_id = bad;
         auto refused = sb::cancel_params(c, btc());
@@ -185,7 +186,7 @@ TEST_CASE("beta derivation: cancel and leverage strings, then nonce, user and si
     auto const agent = address::parse(demo_signer).value();
     auto p = sb::signing_payload_for(*cq, 1748310859508, wallet, agent, false);
     REQUIRE(p);
-    CHECK(p->msg == "symbol=ETHUSDT&orderId=22542179&nonce=1748310859508000&user=" +
+    CHECK(p->msg == "symbol=BTCUSDT&orderId=22542179&nonce=1748310859508000&user=" +
                         util::to_lower(demo_user) + "&signer=" + util::to_lower(demo_signer));
     // No signer: the wallet signs for itself.
     auto own = sb::signing_payload_for(*cq, 1748310859508, wallet, std::nullopt, true);
