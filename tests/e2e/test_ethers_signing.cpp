@@ -212,3 +212,57 @@ TEST_CASE("ethers signs the gateway's alpha typed data and the order is accepted
               std::string::npos);
     }
 }
+
+TEST_CASE("ethers signs the gateway's beta typed data (Message, chainId 1666/714) and the "
+          "gateway verifies and forwards it",
+          "[e2e][beta][ethers]") {
+    require_node_and_ethers();
+    setup s;
+    mock_post(*s.gw.beta, "/__mock/mark", R"({"symbol":"BTC","price":"65000"})");
+    mock_post(*s.gw.beta_testnet, "/__mock/mark", R"({"symbol":"BTC","price":"65000"})");
+    auto const order_requests = [](mocks::mock_server& m) {
+        return test::upstream_calls(m, "POST /fapi/v3/order");
+    };
+    auto const typed_data = [&](std::string const& prefix, json::object params) {
+        json::object req;
+        req["operation"] = "placeOrder";
+        req["params"] = std::move(params);
+        auto r = post(s.gw, s.api_key, prefix + "/perps/beta/typed-data", req);
+        INFO(json::serialize(r.body));
+        REQUIRE(r.status == 200);
+        return r.body.as_object();
+    };
+    auto p = s.order_params("limit");
+    p["price"] = "64000";
+
+    for (bool testnet : {false, true}) {
+        std::string const prefix = testnet ? "/v1/testnet" : "/v1";
+        CAPTURE(prefix);
+        p["nonce"] = p.at("nonce").to_number<std::int64_t>() + 1; // one nonce per order
+        auto const td = typed_data(prefix, p);
+        auto const& typed = td.at("typedData").as_object();
+        CHECK(typed.at("primaryType").as_string() == "Message");
+        CHECK(typed.at("domain").at("chainId").to_number<std::int64_t>() == (testnet ? 714 : 1666));
+
+        auto const sig = ethers_sign(wallet_key, typed);
+        CHECK(sig.digest == td.at("digest").as_string());
+        CHECK(util::to_lower(sig.address) == s.wallet);
+
+        auto& upstream = testnet ? *s.gw.beta_testnet : *s.gw.beta;
+        auto const before = order_requests(upstream);
+        json::object body = td.at("params").as_object();
+        body["signature"] = sig.signature;
+        auto const r = post(s.gw, s.api_key, prefix + "/perps/beta/orders", body);
+        INFO(json::serialize(r.body));
+        CHECK(r.status != 401); // the signature and nonce passed; the upstream answered
+        CHECK(order_requests(upstream) == before + 1);
+
+        // Another key over the same typed data: refused locally, nothing sent.
+        auto const other = ethers_sign(stranger_key, typed);
+        body["signature"] = other.signature;
+        auto const refused = post(s.gw, s.api_key, prefix + "/perps/beta/orders", body);
+        REQUIRE(refused.status == 401);
+        CHECK(refused.body.at("error").at("code").as_string() == "SIGNATURE_ERROR");
+        CHECK(order_requests(upstream) == before + 1);
+    }
+}

@@ -11,6 +11,7 @@
 
 #include <boost/json/parse.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 
@@ -163,4 +164,32 @@ TEST_CASE("examples/alpha_trading places, lists, cancels and re-levers on the em
     CHECK(has("open "));
     CHECK(has("canceled "));
     CHECK(has("leverage BTC 10x isolated"));
+}
+
+TEST_CASE("examples/beta_trading levers, places, lists, cancels and trails on the embedded default",
+          "[e2e][gatewayd][beta]") {
+    running_gatewayd gw;
+    test::child_process example(
+        {std::string(GATEWAY_BINARY_DIR) + "/examples/beta_trading", gw.demo_key, gw.base_url});
+    std::vector<std::string> lines;
+    for (std::string line = example.read_line(); !line.empty(); line = example.read_line())
+        lines.push_back(line);
+    INFO([&] {
+        std::string all;
+        for (auto const& l : lines)
+            all += l + "\n";
+        return all;
+    }());
+    REQUIRE(example.wait() == 0);
+    auto has = [&](std::string const& prefix) {
+        return std::any_of(lines.begin(), lines.end(),
+                           [&](std::string const& l) { return l.rfind(prefix, 0) == 0; });
+    };
+    CHECK(has("wallet 0x"));
+    CHECK(has("leverage BTC 5x cross"));
+    CHECK(has("placed "));
+    CHECK(has("open "));
+    CHECK(has("canceled "));
+    CHECK(has("bought 0.01 at "));
+    CHECK(has("trailing "));
 }

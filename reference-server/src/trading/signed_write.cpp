@@ -4,6 +4,7 @@
 #include <gateway/util/hex.hpp>
 #include <gateway/validate/validate.hpp>
 
+#include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
 namespace gateway::server {
@@ -180,6 +181,12 @@ async_result<write_result> signed_write_pipeline::write(call_context ctx, signed
     std::string const unknown = what_unknown(target, *request);
     if (e.code == errc::upstream_timeout)
         e.message = "The " + network_name(target) + " upstream did not answer in time, so " +
+                    unknown + " Do not resend blindly.";
+    else if (auto const* status = e.details.if_contains("upstreamStatus");
+             status && e.details.contains("outcomeUnknown"))
+        // An answer that does not say whether the write executed (beta's 503).
+        e.message = "The " + network_name(target) + " upstream answered HTTP " +
+                    json::serialize(*status) + " without saying whether the request executed, so " +
                     unknown + " Do not resend blindly.";
     else if (e.details.contains("outcomeUnknown"))
         e.message = "The connection to the " + network_name(target) +

@@ -113,5 +113,7 @@ private:
 std::shared_ptr<perps_reads> make_perps_reads(std::shared_ptr<network> n);
 std::shared_ptr<spot_reads> make_spot_reads(std::shared_ptr<network> n);
 std::shared_ptr<rwas_reads> make_rwas_reads(std::shared_ptr<network> n);
+/// beta's signed trading hooks over one network core (beta_signing.cpp).
+std::shared_ptr<signed_trading> make_signed_trading(std::shared_ptr<network> n);
 
 } // namespace gateway::server::beta

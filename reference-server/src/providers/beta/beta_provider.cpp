@@ -77,6 +77,7 @@ network_capabilities capabilities_of(std::shared_ptr<network> const& n) {
     c.perps = make_perps_reads(n);
     c.spot = make_spot_reads(n);
     c.rwas = make_rwas_reads(n);
+    c.trading = make_signed_trading(n);
     return c;
 }
 

@@ -1,0 +1,238 @@
+// Benchmark (not a test) of beta's signed writes:
+//  1. signature verifications per second on one core: `recover_message` over a derived v3
+//     parameter string (keccak + EIP-712 digest + secp256k1 recovery), and the whole local check
+//     the gateway does per order (derive the string from the body with the market's filters,
+//     then recover);
+//  2. the latency the gateway adds to a signed order round trip over posting the same signed
+//     order to mock-beta's `POST /fapi/v3/order` directly. Both sides use one keep-alive
+//     connection and the same HTTP client, sequential and alternating, so both see the mock in
+//     the same state. beta's nonce window is 10 s, so each request is signed just before it is
+//     sent (signing is the client's cost, outside the timed span). The orders rest (a buy 4%
+//     under the mark, inside the percent-price band), so each one is a book insert on the mock.
+//
+//   build/tests/bench_beta_trading [requests]
+#include "support/latency.hpp"
+#include "support/test_gateway.hpp"
+
+#include <gateway/providers/beta.hpp>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value_from.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using gateway::test::summarize;
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+namespace json = boost::json;
+namespace sb = gateway::sign::beta;
+using gateway::net::http_client;
+using gateway::net::http_request;
+
+constexpr char const* wallet_key =
+    "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
+
+/// BTCUSDT's filters as mock-beta lists them.
+sb::market_rules btc_rules() {
+    sb::market_rules m;
+    m.tick_size = gateway::decimal::parse("0.1").value();
+    m.step_size = gateway::decimal::parse("0.001").value();
+    m.min_qty = m.step_size;
+    m.min_notional = gateway::decimal::parse("5").value();
+    m.multiplier_up = gateway::decimal::parse("1.05").value();
+    m.multiplier_down = gateway::decimal::parse("0.95").value();
+    m.max_leverage = 125;
+    return m;
+}
+
+gateway::place_order_request resting_buy() {
+    gateway::place_order_request r;
+    r.symbol = "BTC";
+    r.side = gateway::side::buy;
+    r.type = gateway::order_type::limit;
+    r.size = gateway::decimal::parse("0.001").value();
+    r.price = gateway::decimal::parse("62400").value();
+    return r;
+}
+
+http_request request(http::verb method, std::string target, std::string body,
+                     std::string const& content_type, std::string const& key = {}) {
+    http_request req{method, std::move(target), 11};
+    req.set(http::field::content_type, content_type);
+    if (!key.empty())
+        req.set("X-API-Key", key);
+    req.body() = std::move(body);
+    req.prepare_payload();
+    return req;
+}
+
+http_request post_json(std::string target, std::string body, std::string const& key = {}) {
+    return request(http::verb::post, std::move(target), std::move(body), "application/json", key);
+}
+
+using make_fn = std::function<http_request()>;
+
+/**
+ * For i in [0, n): makes and sends `a()` to `base_a`, then `b()` to `base_b`, each over its own
+ * keep-alive client; only the round trip is timed. Latencies in µs; the first tenth warms up
+ * and is dropped.
+ */
+std::pair<std::vector<double>, std::vector<double>>
+measure_pair(std::string const& base_a, make_fn a, std::string const& base_b, make_fn b, int n) {
+    auto const url_a = *gateway::net::url::parse(base_a);
+    auto const url_b = *gateway::net::url::parse(base_b);
+    asio::io_context ioc;
+    http_client client_a(ioc.get_executor());
+    http_client client_b(ioc.get_executor());
+    std::pair<std::vector<double>, std::vector<double>> out;
+    int failures = 0;
+    auto report = [&](auto const& answer) {
+        bool const bad = !answer || answer->result_int() != 200;
+        if (bad && failures++ == 0) {
+            if (answer)
+                std::fprintf(stderr, "first failure: %u %s\n", answer->result_int(),
+                             answer->body().c_str());
+            else
+                std::fprintf(stderr, "first failure: no answer\n");
+        }
+    };
+    asio::co_spawn(
+        ioc,
+        [&]() -> asio::awaitable<void> {
+            for (int i = 0; i < n; ++i) {
+                for (int side = 0; side < 2; ++side) {
+                    auto& f = side == 0 ? a : b;
+                    if (!f)
+                        continue;
+                    auto req = f();
+                    auto& client = side == 0 ? client_a : client_b;
+                    auto const& url = side == 0 ? url_a : url_b;
+                    auto const t0 = std::chrono::steady_clock::now();
+                    auto answer = co_await client.async_request(url, std::move(req));
+                    auto const t1 = std::chrono::steady_clock::now();
+                    report(answer);
+                    if (i >= n / 11)
+                        (side == 0 ? out.first : out.second)
+                            .push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+                }
+            }
+            client_a.clear_pool();
+            client_b.clear_pool();
+        },
+        asio::detached);
+    ioc.run();
+    if (failures)
+        std::fprintf(stderr, "warning: %d requests failed\n", failures);
+    return out;
+}
+
+template <class F>
+double per_second(int n, F f) {
+    auto const t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; ++i)
+        f(i);
+    auto const t1 = std::chrono::steady_clock::now();
+    return n / std::chrono::duration<double>(t1 - t0).count();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    int const n = argc > 1 ? std::atoi(argv[1]) : 2000;
+    sb::signer signer{gateway::sign::private_key::from_hex(wallet_key).value()};
+    auto const btc = btc_rules();
+    auto const mark = gateway::decimal::parse("65000").value();
+
+    // 1. Verifications per second, one thread.
+    {
+        auto r = resting_buy();
+        r.nonce = 1700000000000;
+        if (!signer.sign(r, btc))
+            return 1;
+        auto const msg = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce,
+                                                 r.wallet, r.signer, false)
+                             .value()
+                             .msg;
+        int const k = 20000;
+        std::size_t ok = 0;
+        double const recover = per_second(k, [&](int) {
+            ok += sb::recover_message(msg, r.signature, false).value() == signer.address();
+        });
+        double const whole = per_second(k, [&](int) {
+            auto q = sb::order_params(r, btc, mark);
+            if (!q)
+                return;
+            auto p = sb::signing_payload_for(*q, r.nonce, r.wallet, r.signer, false);
+            auto sig = gateway::sign::signature_from_hex(r.signature);
+            ok += p && sig && gateway::sign::recover(p->digest, *sig).value() == signer.address();
+        });
+        if (ok != 2 * static_cast<std::size_t>(k))
+            return 1;
+        std::printf(
+            "verify (recover over a derived string)   %8.0f /s on one core (%.1f us each)\n",
+            recover, 1e6 / recover);
+        std::printf(
+            "derive + verify (the gateway's check)    %8.0f /s on one core (%.1f us each)\n", whole,
+            1e6 / whole);
+    }
+
+    // 2. Signed order round trip: direct to the mock vs through the gateway.
+    gateway::test::test_gateway gw(
+        [](gateway::server::server_config& cfg) {
+            cfg.providers["beta"].options["budget"] = "100000000";
+        },
+        [](gateway::mocks::mock_options& m) { m.rate_limits = false; });
+    auto const key = gw.create_key(gateway::server::auth::key_env::live, 1e6);
+    {
+        // Fund the wallet and pin the mark; learn markets before measuring.
+        auto setup = [&](std::string const& target, std::string const& body) {
+            return [req = post_json(target, body)]() {
+                return req;
+            };
+        };
+        measure_pair(gw.beta->base_url(),
+                     setup("/__mock/accounts", R"({"address":")" + signer.address().str() +
+                                                   R"(","balances":{"USDT":"10000000"}})"),
+                     gw.beta->base_url(),
+                     setup("/__mock/mark", R"({"symbol":"BTC","price":"65000"})"), 1);
+        http_request g{http::verb::get, "/v1/perps/beta/markets", 11};
+        g.set("X-API-Key", key);
+        measure_pair(
+            gw.base_url, [g] { return g; }, gw.base_url, {}, 5);
+    }
+    int const total = n + n / 10;
+    make_fn direct = [&]() {
+        auto r = resting_buy();
+        if (!signer.sign(r, btc))
+            std::abort();
+        auto const p = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce, r.wallet,
+                                               r.signer, false)
+                           .value();
+        return request(http::verb::post, "/fapi/v3/order", p.msg + "&signature=" + r.signature,
+                       "application/x-www-form-urlencoded");
+    };
+    make_fn via = [&]() {
+        auto r = resting_buy();
+        if (!signer.sign(r, btc))
+            std::abort();
+        return post_json("/v1/perps/beta/orders", json::serialize(json::value_from(r)), key);
+    };
+    auto [direct_us, via_us] = measure_pair(gw.beta->base_url(), direct, gw.base_url, via, total);
+    auto const d = summarize(std::move(direct_us));
+    auto const g = summarize(std::move(via_us));
+    std::printf("signed order   direct p50 %7.0f us  p99 %7.0f us | gateway p50 %7.0f us  p99 "
+                "%7.0f us | added p50 %6.0f us  p99 %6.0f us\n",
+                d.p50, d.p99, g.p50, g.p99, g.p50 - d.p50, g.p99 - d.p99);
+    return 0;
+}
