@@ -8,6 +8,7 @@
 #include "support/fetch.hpp"
 #include "support/mock_control.hpp"
 #include "support/test_gateway.hpp"
+#include "support/trading.hpp"
 
 #include <gateway/providers/alpha.hpp>
 #include <gateway/sign/sign.hpp>
@@ -15,6 +16,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
+
+namespace alpha_trading_test {
 
 using namespace gateway;
 using gateway::test::fetch;
@@ -25,22 +28,10 @@ namespace sa = gateway::sign::alpha;
 
 namespace {
 
-// Throwaway keys (never funded anywhere real).
-constexpr char const* wallet_key =
-    "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
-constexpr char const* agent_key =
-    "0x0123456789012345678901234567890123456789012345678901234567890123";
-constexpr char const* stranger_key =
-    "0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f";
-
 // The mock's markets (alpha.md §2 asset ids; szDecimals and maxLeverage from its meta).
 constexpr sa::market_rules btc{0, 5, false, 40};
 constexpr sa::market_rules eth{1, 4, false, 25};
 constexpr sa::market_rules purr{10000, 0, true, 0};
-
-sign::private_key key(char const* hex) {
-    return sign::private_key::from_hex(hex).value();
-}
 
 /// Funds `who` on a mock (perps collateral and spot balances).
 void fund(mocks::mock_server& m, address const& who) {
@@ -48,52 +39,6 @@ void fund(mocks::mock_server& m, address const& who) {
         m, "/__mock/accounts",
         R"({"address":")" + who.str() +
             R"(","balances":{"USDC":"100000","PURR":"100000"},"spotBalances":{"USDC":"100000"}})");
-}
-
-/// A perps order request (unsigned).
-place_order_request order(std::string symbol, side s, order_type t, std::string size,
-                          std::optional<std::string> price = std::nullopt) {
-    place_order_request r;
-    r.symbol = std::move(symbol);
-    r.side = s;
-    r.type = t;
-    r.size = decimal::parse(size).value();
-    if (price)
-        r.price = decimal::parse(*price).value();
-    return r;
-}
-
-/// The signed body as JSON (for raw posts and tampering).
-json::object body_of(place_order_request const& r) {
-    return json::value_from(r).as_object();
-}
-
-struct posted {
-    unsigned status;
-    json::value body;
-};
-
-posted raw(test::test_gateway const& gw, std::string const& key, verb method,
-           std::string const& path, json::value const& body) {
-    auto r = fetch(method, gw.base_url + path, json::serialize(body), {{"X-API-Key", key}});
-    INFO(path << " -> " << r.status << " " << r.body);
-    REQUIRE(r.message[boost::beast::http::field::content_type] == "application/json");
-    return {r.status, json::parse(r.body)};
-}
-
-void require_error(posted const& r, unsigned status, std::string const& code,
-                   std::string const& field = {}) {
-    INFO(json::serialize(r.body));
-    REQUIRE(r.status == status);
-    auto const& e = r.body.at("error").as_object();
-    CHECK(e.at("code").as_string() == code);
-    CHECK_FALSE(e.at("message").as_string().empty());
-    if (!field.empty())
-        CHECK(e.at("details").at("field").as_string() == field);
-}
-
-bool contains(std::string_view hay, std::string_view needle) {
-    return hay.find(needle) != std::string_view::npos;
 }
 
 /// Everything a trading test needs: gateway + mocks, a key, a funded wallet and its signer.
@@ -689,3 +634,5 @@ TEST_CASE("alpha markets list the rules a signer needs", "[contract][alpha][trad
     CHECK_FALSE(beta_btc.sz_decimals);
     CHECK(beta_btc.tick_size);
 }
+
+} // namespace alpha_trading_test

@@ -9,6 +9,7 @@
 #include "support/fetch.hpp"
 #include "support/mock_control.hpp"
 #include "support/test_gateway.hpp"
+#include "support/trading.hpp"
 
 #include <gateway/providers/beta.hpp>
 #include <gateway/util/ascii.hpp>
@@ -18,6 +19,8 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
+namespace beta_trading_test {
+
 using namespace gateway;
 using namespace gateway::test;
 using verb = boost::beast::http::verb;
@@ -25,69 +28,6 @@ namespace json = boost::json;
 namespace sb = gateway::sign::beta;
 
 namespace {
-
-// Throwaway keys (never funded anywhere real).
-constexpr char const* wallet_key =
-    "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
-constexpr char const* stranger_key =
-    "0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f";
-
-sign::private_key key(char const* hex) {
-    return sign::private_key::from_hex(hex).value();
-}
-
-decimal d(std::string_view s) {
-    return decimal::parse(s).value();
-}
-
-place_order_request order(std::string symbol, side s, order_type t, std::string_view size,
-                          std::optional<std::string_view> price = std::nullopt) {
-    place_order_request r;
-    r.symbol = std::move(symbol);
-    r.side = s;
-    r.type = t;
-    r.size = d(size);
-    if (price)
-        r.price = d(*price);
-    return r;
-}
-
-json::object body_of(place_order_request const& r) {
-    return json::value_from(r).as_object();
-}
-
-struct posted {
-    unsigned status;
-    json::value body;
-    std::string retry_after;
-};
-
-posted raw(test_gateway const& gw, std::string const& api_key, verb method, std::string const& path,
-           json::value const& body) {
-    auto r = fetch(method, gw.base_url + path, json::serialize(body), {{"X-API-Key", api_key}});
-    INFO(path << " -> " << r.status << " " << r.body);
-    REQUIRE(r.message[boost::beast::http::field::content_type] == "application/json");
-    return {r.status, json::parse(r.body),
-            std::string(r.message[boost::beast::http::field::retry_after])};
-}
-
-json::object const& error_of(posted const& r) {
-    return r.body.at("error").as_object();
-}
-
-void require_error(posted const& r, unsigned status, std::string const& code,
-                   std::string const& field = {}) {
-    INFO(json::serialize(r.body));
-    REQUIRE(r.status == status);
-    CHECK(error_of(r).at("code").as_string() == code);
-    CHECK_FALSE(error_of(r).at("message").as_string().empty());
-    if (!field.empty())
-        CHECK(error_of(r).at("details").at("field").as_string() == field);
-}
-
-bool contains(std::string_view hay, std::string_view needle) {
-    return hay.find(needle) != std::string_view::npos;
-}
 
 /// Order requests mock-beta has seen (futures and spot: place, cancel, leverage).
 std::int64_t order_requests(mocks::mock_server& m) {
@@ -675,3 +615,5 @@ TEST_CASE("beta testnet on mock-beta: a chainId 714 order fills on the testnet u
           1);
     CHECK(t.positions().empty());
 }
+
+} // namespace beta_trading_test

@@ -10,6 +10,7 @@
 #include <gateway/types/decimal.hpp>
 #include <gateway/types/fixed.hpp>
 
+#include "support/mock_beta.hpp"
 #include "support/mock_control.hpp"
 #include "support/mock_http.hpp"
 
@@ -25,6 +26,8 @@
 #include <stdexcept>
 #include <string>
 
+namespace mock_beta_test {
+
 namespace {
 
 namespace http = boost::beast::http;
@@ -39,14 +42,10 @@ using gateway::test::get_json;
 using gateway::test::keys;
 using gateway::test::mock_post;
 using gateway::test::set_mark;
+using namespace gateway::test::mock_beta;
 
 std::unique_ptr<mock_server> start_beta() {
     return mock_server::start({upstream::beta});
-}
-
-/// The recorded upstream body of entry `i` of tests/fixtures/beta/<name>.
-json::value fixture(std::string const& name, std::size_t i = 0) {
-    return gateway::test::fixture_document("beta/" + name).at("entries").at(i).at("httpResponse");
 }
 
 unsigned used_weight(gateway::test::raw_response const& r) {
@@ -62,17 +61,7 @@ std::size_t decimals(json::value const& v) {
     return dot == std::string_view::npos ? 0 : s.size() - dot - 1;
 }
 
-gateway::decimal dec(json::value const& v) {
-    auto d = gateway::decimal::parse_lenient(v.as_string());
-    REQUIRE(d);
-    return *d;
-}
-
-gateway::decimal dec_text(std::string_view s) {
-    auto d = gateway::decimal::parse_lenient(s);
-    REQUIRE(d);
-    return *d;
-}
+using gateway::test::mock_beta::check_error;
 
 void check_error(gateway::test::raw_response const& r, unsigned status, int code) {
     INFO(r.body);
@@ -83,51 +72,8 @@ void check_error(gateway::test::raw_response const& r, unsigned status, int code
     CHECK(e.at("msg").is_string());
 }
 
-void check_error(gateway::test::raw_response const& r, wb::error_def const& e) {
-    check_error(r, e.http_status, e.code);
-    if (!e.msg.empty())
-        CHECK(json::parse(r.body).at("msg").as_string() == e.msg);
-}
-
-/// The JSON kind of every element: keys of objects, types of the values.
-std::map<std::string, json::kind> kinds(json::value const& v) {
-    std::map<std::string, json::kind> out;
-    for (auto const& kv : v.as_object())
-        out[std::string(kv.key())] =
-            kv.value().is_uint64() ? json::kind::int64 : kv.value().kind(); // one integer kind
-    return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // v3 signing (upstreams/beta.md §3.1) with the SDK's signer
-
-struct wallet {
-    gateway::sign::private_key key;
-    std::string address; ///< lowercase
-};
-
-wallet make_wallet(char const* hex) {
-    auto key = gateway::sign::private_key::from_hex(hex).value();
-    auto address = gateway::sign::address_of(key).str();
-    return {std::move(key), std::move(address)};
-}
-
-// Throwaway keys: beta.md §3.2's published demo signer key, and two more never funded anywhere.
-wallet const& alice() {
-    static wallet const w =
-        make_wallet("0x4fd0a42218f3eae43a6ce26d22544e986139a01e5b34a62db53757ffca81bae1");
-    return w;
-}
-wallet const& bob() {
-    static wallet const w =
-        make_wallet("0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318");
-    return w;
-}
-wallet const& carol() {
-    static wallet const w =
-        make_wallet("0x8da4ef21b864d2cc526dbdb2a120bd2874c36c9d0a1fb7f8c63d7f7a8b41de8f");
-    return w;
-}
 
 std::int64_t now_us() {
     return std::chrono::duration_cast<std::chrono::microseconds>(
@@ -1243,3 +1189,5 @@ TEST_CASE("beta mock: /__mock/accounts shows the account and refuses bad bodies"
     CHECK(fetch(http::verb::get, m->base_url() + "/__mock/accounts/" + bob().address).status ==
           404);
 }
+
+} // namespace mock_beta_test

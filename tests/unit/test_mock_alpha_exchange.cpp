@@ -22,6 +22,8 @@
 
 #include <string>
 
+namespace mock_alpha_exchange_test {
+
 namespace {
 
 namespace json = boost::json;
@@ -918,3 +920,5 @@ TEST_CASE("mock alpha exchange: signatures, nonces and agents", "[unit][mock]") 
         CHECK(f.book.role(k2_address).role == "missing");
     }
 }
+
+} // namespace mock_alpha_exchange_test

@@ -14,6 +14,8 @@
 
 #include <map>
 
+namespace mock_alpha_ledger_test {
+
 namespace {
 
 using gateway::mocks::amount;
@@ -514,3 +516,5 @@ TEST_CASE("mock candle history: trades aggregate into every interval, months by 
           1'704'067'200'000); // Dec 2023 -> Jan 2024
     CHECK(gateway::mocks::bucket_open({604'800'000, false}, 604'800'000 + 5) == 604'800'000);
 }
+
+} // namespace mock_alpha_ledger_test

@@ -19,6 +19,8 @@
 #include <string>
 #include <variant>
 
+namespace mock_beta_matching_test {
+
 namespace {
 
 namespace wb = gateway::wire::beta;
@@ -400,3 +402,5 @@ TEST_CASE("mock beta matching: spot locks, fills and cancels", "[unit][mock][bet
     CHECK(f.refused(bob, limit(false, "0.01", "70000"), venue::spot) ==
           wb::insufficient_balance.code);
 }
+
+} // namespace mock_beta_matching_test

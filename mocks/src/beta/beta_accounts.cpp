@@ -4,6 +4,8 @@
 #include "../common/format.hpp"
 #include "../common/http_util.hpp"
 
+#include <gateway/providers/beta/errors.hpp>
+
 #include <algorithm>
 #include <array>
 #include <limits>
@@ -161,16 +163,6 @@ std::optional<bool> side_field(json::object const& o, std::string const& where, 
         return false;
     why = where + ": 'side' must be \"buy\" or \"sell\".";
     return std::nullopt;
-}
-
-/// beta.md §4.3: `newClientOrderId` is `^[\.A-Z\:/a-z0-9_-]{1,36}$`.
-bool valid_client_id(std::string_view s) {
-    if (s.empty() || s.size() > 36)
-        return false;
-    return std::all_of(s.begin(), s.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               c == '.' || c == ':' || c == '/' || c == '_' || c == '-';
-    });
 }
 
 struct seed_position {
@@ -464,7 +456,7 @@ bool parse_order(json::value const& item, std::string const& where, ledger const
     if (!client)
         return false;
     if (!client->empty()) {
-        if (!valid_client_id(*client)) {
+        if (!::gateway::wire::beta::valid_client_order_id(*client)) {
             why = where + ": 'clientOrderId' must match ^[.A-Z:/a-z0-9_-]{1,36}$.";
             return false;
         }

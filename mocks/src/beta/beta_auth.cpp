@@ -14,11 +14,7 @@ namespace w = gateway::wire::beta;
 
 constexpr std::string_view signature_key = "signature=";
 
-auth_refusal refuse(w::error_def const& e) {
-    return {e, std::string(e.msg)};
-}
-
-auth_refusal missing(std::string_view param) {
+refusal missing(std::string_view param) {
     return {w::mandatory_param, w::mandatory_param_msg(param)};
 }
 
@@ -44,8 +40,8 @@ bool authenticator::may_sign(std::string const& user, std::string const& signer)
            ledger_.is_agent(user, signer);
 }
 
-std::variant<signed_request, auth_refusal> authenticator::verify(std::string_view raw,
-                                                                 std::int64_t now_us) {
+std::variant<signed_request, refusal> authenticator::verify(std::string_view raw,
+                                                            std::int64_t now_us) {
     // 1. The signature is the last parameter; the message is what precedes it.
     std::size_t at = std::string_view::npos;
     if (raw.substr(0, signature_key.size()) == signature_key)
@@ -110,8 +106,8 @@ std::variant<signed_request, auth_refusal> authenticator::verify(std::string_vie
     return req;
 }
 
-std::optional<auth_refusal> authenticator::spend_nonce(std::string const& user, std::uint64_t nonce,
-                                                       std::int64_t now_us) {
+std::optional<refusal> authenticator::spend_nonce(std::string const& user, std::uint64_t nonce,
+                                                  std::int64_t now_us) {
     if (nonce > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
         return refuse(w::nonce_expired);
     std::int64_t const gap = static_cast<std::int64_t>(nonce) - now_us;

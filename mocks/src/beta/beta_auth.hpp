@@ -24,6 +24,7 @@
  * `verify` is safe to call concurrently (the nonce memory has its own mutex).
  */
 #include "beta_ledger.hpp"
+#include "beta_refusal.hpp"
 
 #include <gateway/providers/beta/errors.hpp>
 #include <gateway/util/percent.hpp>
@@ -53,26 +54,20 @@ struct signed_request {
     query_params params; ///< every parameter, decoded, `signature` included
 };
 
-/// A refusal: the upstream error to answer, with the text to send.
-struct auth_refusal {
-    wire::beta::error_def error;
-    std::string msg;
-};
-
 class authenticator {
 public:
     /// `approve_for_all`: a signer every account is taken to have approved (lowercase), if any.
     authenticator(ledger& l, bool testnet, std::optional<std::string> approve_for_all);
 
     /// Runs checks 1-5 on the signed string `raw` at `now_us` (Unix microseconds).
-    std::variant<signed_request, auth_refusal> verify(std::string_view raw, std::int64_t now_us);
+    std::variant<signed_request, refusal> verify(std::string_view raw, std::int64_t now_us);
 
     /// Whether `signer` may act for `user` (check 4).
     bool may_sign(std::string const& user, std::string const& signer) const;
 
 private:
-    std::optional<auth_refusal> spend_nonce(std::string const& user, std::uint64_t nonce,
-                                            std::int64_t now_us);
+    std::optional<refusal> spend_nonce(std::string const& user, std::uint64_t nonce,
+                                       std::int64_t now_us);
 
     ledger& ledger_;
     bool testnet_;

@@ -8,8 +8,6 @@ namespace gateway::mocks::beta {
 
 namespace {
 
-constexpr unsigned usdt_decimals = 8; // wallet moves, PnL and commissions
-
 bool is_hex(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }

@@ -64,6 +64,9 @@
 
 namespace gateway::mocks::beta {
 
+/// USDT amounts the ledger computes (wallet moves, PnL, commissions) keep 8 decimals.
+inline constexpr unsigned usdt_decimals = 8;
+
 enum class margin_type { cross, isolated };
 
 struct leverage_setting {

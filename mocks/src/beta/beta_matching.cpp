@@ -12,7 +12,6 @@ namespace {
 
 namespace w = gateway::wire::beta;
 
-constexpr unsigned usdt_decimals = 8;
 const std::string quote_asset = "USDT";
 
 bool is_trigger_type(std::string const& t) {

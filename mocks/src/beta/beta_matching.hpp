@@ -49,6 +49,7 @@
 #include "beta_ledger.hpp"
 #include "beta_markets.hpp"
 #include "beta_public.hpp"
+#include "beta_refusal.hpp"
 
 #include "../common/amount.hpp"
 #include "../common/market_state.hpp"
@@ -71,17 +72,6 @@ namespace gateway::mocks::beta {
 
 /// Levels per side the house quotes.
 inline constexpr std::size_t house_depth = 20;
-
-/// An upstream error answer: the code and its text.
-struct refusal {
-    wire::beta::error_def error;
-    std::string msg;
-};
-
-/// A refusal with the error's fixed text.
-inline refusal refuse(wire::beta::error_def const& e) {
-    return {e, std::string(e.msg)};
-}
 
 /// A placed order: as accepted (what an ACK answer shows) and after matching (RESULT).
 struct placed_order {

@@ -30,15 +30,6 @@ bool listed(List const& l, std::string_view x) {
     return std::find(l.begin(), l.end(), x) != l.end();
 }
 
-bool valid_client_id(std::string_view s) {
-    if (s.empty() || s.size() > 36)
-        return false;
-    return std::all_of(s.begin(), s.end(), [](char c) {
-        return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '.' || c == ':' ||
-               c == '/' || c == '_' || c == '-';
-    });
-}
-
 std::size_t decimals_of(std::string_view text) {
     auto const dot = text.find('.');
     return dot == std::string_view::npos ? 0 : text.size() - dot - 1;
@@ -67,7 +58,7 @@ refusal invalid(std::string_view param) {
     return {w::invalid_parameter, w::invalid_parameter_msg(param)};
 }
 
-refusal filter(std::string_view name) {
+refusal filter_failure(std::string_view name) {
     return {w::filter_failure, w::filter_failure_msg(name)};
 }
 
@@ -129,11 +120,11 @@ decimal_param read_decimal(query_params const& q, std::string_view key, unsigned
 std::optional<refusal> check_price(amount px, rules const& r, bool spot) {
     amount const tick = amount::from_scaled(1, r.px_scale);
     if (px < tick)
-        return spot ? filter("PRICE_FILTER") : refuse(w::price_below_min);
+        return spot ? filter_failure("PRICE_FILTER") : refuse(w::price_below_min);
     if (px > r.max_price)
-        return spot ? filter("PRICE_FILTER") : refuse(w::price_above_max);
+        return spot ? filter_failure("PRICE_FILTER") : refuse(w::price_above_max);
     if (!px.to_scaled(r.px_scale))
-        return spot ? filter("PRICE_FILTER") : refuse(w::price_off_tick);
+        return spot ? filter_failure("PRICE_FILTER") : refuse(w::price_off_tick);
     return std::nullopt;
 }
 
@@ -218,7 +209,7 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
         }
     }
     if (auto const id = query_get(q, "newClientOrderId")) {
-        if (!valid_client_id(*id))
+        if (!w::valid_client_order_id(*id))
             return refuse(w::invalid_client_id);
         spec.client_order_id = *id;
     }
@@ -270,12 +261,12 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
     if (qty.value) {
         bool const market_kind = !limit_kind;
         if (qty.value->sign() <= 0)
-            return spot ? filter("LOT_SIZE") : refuse(w::quantity_not_positive);
+            return spot ? filter_failure("LOT_SIZE") : refuse(w::quantity_not_positive);
         if (*qty.value < r.min_qty)
-            return spot ? filter(market_kind ? "MARKET_LOT_SIZE" : "LOT_SIZE")
+            return spot ? filter_failure(market_kind ? "MARKET_LOT_SIZE" : "LOT_SIZE")
                         : refuse(w::quantity_below_min);
         if (*qty.value > (market_kind ? r.market_max_qty : r.max_qty))
-            return spot ? filter(market_kind ? "MARKET_LOT_SIZE" : "LOT_SIZE")
+            return spot ? filter_failure(market_kind ? "MARKET_LOT_SIZE" : "LOT_SIZE")
                         : refuse(w::quantity_above_max);
         spec.quantity = *qty.value;
     }
@@ -302,7 +293,7 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
                 amount const shown = cap.rounded(r.px_scale) > cap ? cap.rounded(r.px_scale) - tick
                                                                    : cap.rounded(r.px_scale);
                 if (spot)
-                    return filter("PERCENT_PRICE_BY_SIDE");
+                    return filter_failure("PERCENT_PRICE_BY_SIDE");
                 return refusal{w::price_above_cap,
                                w::price_above_cap_msg(decimal_text(shown, r.px_scale))};
             }
@@ -313,7 +304,7 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
                                          ? floor.rounded(r.px_scale) + tick
                                          : floor.rounded(r.px_scale);
                 if (spot)
-                    return filter("PERCENT_PRICE_BY_SIDE");
+                    return filter_failure("PERCENT_PRICE_BY_SIDE");
                 return refusal{w::price_below_floor,
                                w::price_below_floor_msg(decimal_text(shown, r.px_scale))};
             }
@@ -326,7 +317,7 @@ std::variant<new_order, refusal> parse_new_order(venue where, query_params const
                                                         : mark;
         if (spec.quantity * ref < r.min_notional) {
             if (spot)
-                return filter("MIN_NOTIONAL");
+                return filter_failure("MIN_NOTIONAL");
             return refusal{w::min_notional, w::min_notional_msg(r.min_notional.str())};
         }
     }

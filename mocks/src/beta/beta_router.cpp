@@ -261,8 +261,8 @@ public:
                                              ? raw_query(req.target())
                                              : std::string_view(req.body());
             auto checked = auth_.verify(raw, now_us());
-            if (auto const* refusal = std::get_if<auth_refusal>(&checked))
-                return error_reply(refusal->error, refusal->msg, v);
+            if (auto const* no = std::get_if<refusal>(&checked))
+                return error_reply(no->error, no->msg, v);
             return serve_signed(*r, std::get<signed_request>(checked), v);
         }();
         res.set(w::used_weight_header, std::to_string(verdict.used));

@@ -43,6 +43,9 @@ inline constexpr error_def invalid_signature{-1022, "Signature for this request 
 /// UNCONFIRMED (beta.md §3.3: -2015 or -1002); HTTP 401 as Binance's.
 inline constexpr error_def rejected_signer{-2015, "Invalid API-key, IP, or permissions for action.",
                                            401};
+/// -1002 UNAUTHORIZED: the other code beta.md §3.3 names for a signer the user has not
+/// approved (the mock answers -2015); a client treats both alike.
+inline constexpr std::int64_t unauthorized_code = -1002;
 /// -4225: the nonce is outside ±10 s of the server's clock, already used by the user, or below
 /// the smallest of the user's 100 kept nonces (beta.md §3.1; one code for all three is
 /// UNCONFIRMED). HTTP 400.
@@ -149,6 +152,16 @@ inline constexpr error_def price_below_min{-4013, "Price less than min price.", 
 inline constexpr error_def price_off_tick{-4014, "Price not increased by tick size.", 400};
 /// -4015 INVALID_CL_ORD_ID_LEN: newClientOrderId not `^[\.A-Z\:/a-z0-9_-]{1,36}$`.
 inline constexpr error_def invalid_client_id{-4015, "Client order id is not valid.", 400};
+/// Whether `id` is a valid `newClientOrderId` (`^[\.A-Z\:/a-z0-9_-]{1,36}$`, beta.md 4.3).
+inline bool valid_client_order_id(std::string_view id) {
+    if (id.empty() || id.size() > 36)
+        return false;
+    for (char const c : id)
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '.' || c == ':' || c == '/' || c == '_' || c == '-'))
+            return false;
+    return true;
+}
 /// -4016 PERCENT_PRICE: a BUY limit above mark * multiplierUp (text: `price_above_cap_msg`).
 inline constexpr error_def price_above_cap{-4016, "", 400};
 /// -4024 PERCENT_PRICE: a SELL limit below mark * multiplierDown (text: `price_below_floor_msg`).

@@ -24,7 +24,6 @@ namespace w = wire::beta;
 
 /// beta.md §7 lists -1002 UNAUTHORIZED beside -2015 as the refusal of a signer that may not act
 /// for the account (UNCONFIRMED which one the upstream uses); mock-beta answers -2015.
-constexpr std::int64_t unauthorized_code = -1002;
 
 api_error unexpected(std::string_view what) {
     return make_error(errc::upstream_error, "The beta upstream answered an unexpected shape for " +
@@ -781,7 +780,7 @@ api_error read_error(std::string const& name, upstream_answer const& a,
     if (!body)
         return make_error(errc::upstream_error, "The " + name + " upstream answered HTTP " +
                                                     std::to_string(a.status) + ".");
-    if (body->code == w::rejected_signer.code || body->code == unauthorized_code) {
+    if (body->code == w::rejected_signer.code || body->code == w::unauthorized_code) {
         api_error e = make_error(errc::signer_not_approved,
                                  "This account has not approved the gateway's read signer " +
                                      read_signer.str() + " on " + name +

@@ -18,7 +18,6 @@ namespace w = wire::beta;
 
 /// -1002 UNAUTHORIZED: the other code beta.md §3.3 names for a signer the account did not
 /// approve.
-constexpr std::int64_t unauthorized_code = -1002;
 
 sign::beta::market_rules rules_from(filters const& f, bool spot, unsigned max_leverage) {
     sign::beta::market_rules r;
@@ -142,7 +141,7 @@ api_error write_error(std::string const& name, upstream_answer const& a, write_k
         e.details["field"] = "signature";
         return e;
     }
-    if (code == w::rejected_signer.code || code == unauthorized_code) {
+    if (code == w::rejected_signer.code || code == w::unauthorized_code) {
         api_error e = make_error(errc::signature_error,
                                  "The " + name + " upstream refused the signer " + signer.str() +
                                      " for this wallet (" + body->msg +
