@@ -472,7 +472,7 @@ TEST_CASE("alpha market data: identical concurrent reads share one upstream call
     CHECK(upstream_calls(*gw.alpha, "l2Book") == 2);
 }
 
-TEST_CASE("alpha market data is served from the short cache; account data never crosses "
+TEST_CASE("alpha market data is served from the short cache, account data never crosses "
           "addresses",
           "[contract][alpha]") {
     test::test_gateway gw([](server::server_config& cfg) {

@@ -93,7 +93,7 @@ TEST_CASE("the public endpoints and unknown routes need no key", "[contract][aut
     CHECK(boost::json::parse(nf.body).at("error").at("code").as_string() == "NOT_FOUND");
 }
 
-TEST_CASE("a test key reaches only /v1/testnet/; a live key reaches both", "[contract][auth]") {
+TEST_CASE("a test key reaches only /v1/testnet/, a live key reaches both", "[contract][auth]") {
     // No market-data cache: each read below must reach the upstream it names.
     test::test_gateway gw([](server::server_config& cfg) { cfg.market_cache_ttl = {}; });
     auto const test_key = gw.create_key(key_env::test);

@@ -570,7 +570,7 @@ TEST_CASE("beta refusals from mock-beta: 400 ORDER_REJECTED with the upstream's 
     }
 }
 
-TEST_CASE("beta API wallets: an approved signer trades for the wallet; another is refused "
+TEST_CASE("beta API wallets: an approved signer trades for the wallet, another is refused "
           "upstream",
           "[contract][beta][trading]") {
     funded t;

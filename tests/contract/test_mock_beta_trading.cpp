@@ -212,7 +212,7 @@ TEST_CASE("beta mock trading: a futures market order shows up in positions, fill
     CHECK(income.as_array().size() == 2);
 }
 
-TEST_CASE("beta mock trading: cancel answers the recorded cancel; unknown orders are refused",
+TEST_CASE("beta mock trading: cancel answers the recorded cancel, unknown orders are refused",
           "[contract][mock][beta]") {
     auto m = start_funded();
     auto const placed = post_order(*m, "symbol=BTCUSDT&side=BUY&type=TRAILING_STOP_MARKET"

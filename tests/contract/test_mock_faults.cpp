@@ -234,7 +234,7 @@ TEST_CASE("mock server: the same seed gives the same market history", "[contract
     CHECK(trades(7) != trades(8));
 }
 
-TEST_CASE("mock server: stop is graceful and idempotent; binding a used port throws",
+TEST_CASE("mock server: stop is graceful and idempotent, binding a used port throws",
           "[contract][mock][gamma]") {
     mock_options o{upstream::gamma};
     o.threads = 2;

@@ -1,8 +1,10 @@
 // libFuzzer target: the parsers of beta's REST answers (reference-server/src/providers/beta/
 // beta_map.hpp): futures and spot exchangeInfo, leverageBracket, ticker/price, depth, trades,
 // klines, positionRisk, account, openOrders, userTrades, spot account, income, openInterest,
-// premiumIndex, and the error body of a refused read. The input is an upstream body, parsed as
-// the channel parses it; every parser reads it (each refuses the shapes of the others).
+// premiumIndex, the error body of a refused read, and the answers to signed writes
+// (beta_trading.hpp: new order, cancel, leverage, and a refused write). The input is an upstream
+// body, parsed as the channel parses it; every parser reads it (each refuses the shapes of the
+// others).
 //
 // Checked beyond "no crash": a refusal is a well-formed contract error of the codes the parser
 // documents; lists keep the promised order and bounds (trades newest first and at most `limit`,
@@ -11,6 +13,7 @@
 #include "fuzz_common.hpp"
 
 #include "providers/beta/beta_map.hpp"
+#include "providers/beta/beta_trading.hpp"
 
 #include <map>
 #include <string>
@@ -121,6 +124,36 @@ void error_parsers(json::value const& v) {
     }
 }
 
+void trading_parsers(json::value const& v) {
+    static auto const signer =
+        *gateway::address::parse("0x5e9ee1089755c3435139848e47e6635505d5a13a");
+    static auto const size = *gateway::decimal::parse("0.01");
+    auto placed = beta::to_place_result("beta", v, size, std::string("0x1"));
+    check_outcome(placed, {errc::order_rejected, errc::upstream_error});
+    if (placed) {
+        // Never more filled than ordered, a price only with a fill, and the body's client id.
+        FUZZ_CHECK(!placed->order_id.empty());
+        FUZZ_CHECK(placed->filled_size <= size && !placed->filled_size.is_negative());
+        FUZZ_CHECK(!placed->average_price || !placed->filled_size.is_zero());
+        FUZZ_CHECK(placed->client_order_id == std::string("0x1"));
+    }
+    auto canceled = beta::to_cancel_result("beta", v, "42");
+    check_outcome(canceled, {errc::upstream_error});
+    if (canceled)
+        FUZZ_CHECK(canceled->order_id == "42");
+    auto leverage = beta::to_leverage_result("beta", v, "BTC");
+    check_outcome(leverage, {errc::upstream_error});
+    if (leverage)
+        FUZZ_CHECK(leverage->symbol == "BTC" && leverage->leverage >= 1);
+    for (auto const kind :
+         {beta::write_kind::place, beta::write_kind::cancel, beta::write_kind::leverage})
+        for (unsigned const status : {400U, 401U, 404U, 500U, 503U})
+            check_error(beta::write_error("beta", {status, v, {}}, kind, signer),
+                        {errc::order_rejected, errc::order_not_found, errc::invalid_nonce,
+                         errc::signature_error, errc::market_not_found, errc::max_leverage_exceeded,
+                         errc::upstream_error});
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
@@ -132,5 +165,6 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     market_parsers(*v, u);
     account_parsers(*v, u);
     error_parsers(*v);
+    trading_parsers(*v);
     return 0;
 }

@@ -131,7 +131,7 @@ TEST_CASE("beta exchangeInfo: a USDT perpetual with every filter, stock perps ma
         R"({"symbol":"TSLA","tickSize":"0.01","stepSize":"0.01","minNotional":"5","maxLeverage":0})");
 }
 
-TEST_CASE("beta exchangeInfo: only TRADING USDT perpetuals; commodity perps are rwa too",
+TEST_CASE("beta exchangeInfo: only TRADING USDT perpetuals, commodity perps are rwa too",
           "[unit][beta]") {
     auto info = exchange_info();
     auto& symbols = info.at("symbols").as_array();
@@ -547,7 +547,7 @@ TEST_CASE("beta income: the COMMISSION entries name the fills' symbols and times
 // ---------------------------------------------------------------------------------------------
 // Errors
 
-TEST_CASE("beta read errors: an unapproved read signer is 403 naming it; others map by code",
+TEST_CASE("beta read errors: an unapproved read signer is 403 naming it, others map by code",
           "[unit][beta]") {
     auto const signer = address::parse("0x21cf8ae13bb72632562c6fff438652ba1a151bb0").value();
     auto answer = [](unsigned status, std::string const& body) {

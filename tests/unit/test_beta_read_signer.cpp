@@ -44,7 +44,7 @@ TEST_CASE("beta read signer: generated once into the data directory, owner-only"
     CHECK(sign::address_of(other) != sign::address_of(first));
 }
 
-TEST_CASE("beta read signer: a configured key file wins; a bad one fails without its content",
+TEST_CASE("beta read signer: a configured key file wins, a bad one fails without its content",
           "[unit][beta]") {
     test::temp_dir s("beta-signer-cfg");
     auto const file = s.path / "signer.key";

@@ -582,7 +582,7 @@ TEST_CASE("mock alpha exchange: a house re-quote fills a resting user limit at i
     CHECK(f.book.order_status(alice, oid)->status == "filled");
 }
 
-TEST_CASE("mock alpha exchange: a pinned, untouched house ladder is stable; taken liquidity "
+TEST_CASE("mock alpha exchange: a pinned, untouched house ladder is stable, taken liquidity "
           "refills at the next step",
           "[unit][mock]") {
     engine_fixture f;

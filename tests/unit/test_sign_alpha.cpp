@@ -364,7 +364,7 @@ TEST_CASE("alpha §5.3 phantom agent constants and typed data", "[unit][sign]") 
                   .value()) == "56a652ccec8b12829fce3495c42fc8428b58e3ad04d124c8f46d1955a4da1fbc");
 }
 
-TEST_CASE("alpha L1: a float in the action is refused; a wrong network recovers someone else",
+TEST_CASE("alpha L1: a float in the action is refused, a wrong network recovers someone else",
           "[unit][sign]") {
     auto const k = key_of("K1");
     auto const bad =

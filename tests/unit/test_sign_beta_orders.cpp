@@ -102,7 +102,6 @@ std::vector<std::string> sorted_params(std::string_view msg) {
 
 // The test cases live in the namespace too: this file shares a unity TU with others.
 
-
 TEST_CASE("beta derivation: every order type and option in CONTRACT 6.2's order",
           "[unit][sign][beta]") {
     auto r = order("BTC", side::buy, order_type::market, "0.01");
@@ -371,7 +370,7 @@ TEST_CASE("beta leverage: the bracket's maximum, cross only, perps only", "[unit
     CHECK_FALSE(sb::leverage_params(l, spot_btc()));
 }
 
-TEST_CASE("beta signer: fills nonce, wallet and signer; an agent signs for a wallet",
+TEST_CASE("beta signer: fills nonce, wallet and signer, an agent signs for a wallet",
           "[unit][sign][beta]") {
     auto const own_key = sign::private_key::from_hex(wallet_key).value();
     sb::signer wallet{own_key};

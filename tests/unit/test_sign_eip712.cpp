@@ -268,7 +268,7 @@ TEST_CASE("EIP-712 refuses bad values, naming the field and type", "[unit][sign]
     CHECK(field_of_error(bad_domain) == "domain.chainId");
 }
 
-TEST_CASE("EIP-712 null struct members encode as zero; extra message keys are ignored",
+TEST_CASE("EIP-712 null struct members encode as zero, extra message keys are ignored",
           "[unit][sign]") {
     auto td = mail();
     td.at("message").as_object()["extra"] = 1;

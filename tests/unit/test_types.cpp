@@ -353,13 +353,9 @@ TEST_CASE("parse_list reads an array of objects and names the failing item", "[u
 // Nulls and omitted keys
 
 TEST_CASE("absent optional URLs of a vertical detail are omitted, never null", "[unit]") {
-    vertical_detail d{vertical::predictions,
-                      "https://catalog.example",
-                      "wss://ws.example",
-                      std::nullopt,
-                      std::nullopt,
-                      "https://clob.example",
-                      std::nullopt};
+    vertical_detail d{
+        vertical::predictions, "https://catalog.example", "wss://ws.example", std::nullopt,
+        std::nullopt,          "https://clob.example",    std::nullopt};
     auto const jv = json::value_from(d);
     auto const& o = jv.as_object();
     CHECK_FALSE(o.contains("testnetBaseUrl"));
