@@ -5,14 +5,14 @@
 #   scripts/soak.sh [MINUTES]        (default 30; needs a build: scripts/build.sh)
 #
 # Starts build/reference-server/gatewayd on 127.0.0.1 (a free port, a fresh data directory),
-# runs build/tests/soak_load with the printed demo key (per-minute requests, unexpected answers,
-# p50/p99 per kind of traffic), samples gatewayd's VmRSS every 10 s into
+# runs `build/tests/gateway_bench soak_load` with the printed demo key (per-minute requests,
+# unexpected answers, p50/p99 per kind of traffic), samples gatewayd's VmRSS every 10 s into
 # build/soak/rss.tsv, and prints the RSS at the start, at each fifth of the run and at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes=${1:-30}
 gatewayd=build/reference-server/gatewayd
-load=build/tests/soak_load
+load=build/tests/gateway_bench
 [[ -x $gatewayd && -x $load ]] || { echo "soak: build first (scripts/build.sh)" >&2; exit 1; }
 
 out=build/soak
@@ -49,7 +49,7 @@ echo "soak: gatewayd pid $pid at $url for $minutes min"
 ) >"$out/rss.tsv" &
 sampler=$!
 
-"$load" "$key" "$url" $((minutes * 60)) | tee "$out/load.txt"
+"$load" soak_load "$key" "$url" $((minutes * 60)) | tee "$out/load.txt"
 kill "$sampler" 2>/dev/null || true
 
 echo "soak: gatewayd VmRSS (KiB) over time:"

@@ -2,7 +2,7 @@
 // directly. Both sides use one keep-alive connection and the same HTTP client; requests are
 // sequential, so the numbers are per-request latencies, not throughput.
 //
-//   build/tests/bench_alpha_reads [requests]
+//   build/tests/gateway_bench alpha_reads [requests]
 //
 // Pairs measured (gateway cache disabled, so every gateway request makes its upstream call):
 //   spot balances  GET /v1/spot/alpha/balances/{a}       vs POST /info spotClearinghouseState
@@ -22,6 +22,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+namespace gateway_bench::alpha_reads {
 
 namespace {
 
@@ -86,7 +88,7 @@ void report(char const* name, percentiles direct, percentiles via) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     int const n = argc > 1 ? std::atoi(argv[1]) : 2000;
     std::string const user = "0x1111111111111111111111111111111111111111";
     {
@@ -128,3 +130,5 @@ int main(int argc, char** argv) {
     }
     return 0;
 }
+
+} // namespace gateway_bench::alpha_reads

@@ -8,7 +8,7 @@
 //     nonce (signing is the client's cost, not measured). The orders rest (a buy 25% under the
 //     market), so each one is a book insert on the mock.
 //
-//   build/tests/bench_alpha_trading [requests]
+//   build/tests/gateway_bench alpha_trading [requests]
 #include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
@@ -27,6 +27,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+namespace gateway_bench::alpha_trading {
 
 namespace {
 
@@ -146,7 +148,7 @@ double per_second(int n, F f) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     int const n = argc > 1 ? std::atoi(argv[1]) : 2000;
     sa::signer signer{gateway::sign::private_key::from_hex(wallet_key).value()};
 
@@ -230,3 +232,5 @@ int main(int argc, char** argv) {
                 d.p50, d.p99, g.p50, g.p99, g.p50 - d.p50, g.p99 - d.p99);
     return 0;
 }
+
+} // namespace gateway_bench::alpha_trading

@@ -3,7 +3,7 @@
 // connection and the same HTTP client; requests are sequential, so the numbers are per-request
 // latencies, not throughput.
 //
-//   build/tests/bench_beta_reads [requests]
+//   build/tests/gateway_bench beta_reads [requests]
 //
 // Pairs measured, uncached (gateway cache disabled, so every gateway request makes its upstream
 // call), gateway path first, then the direct call:
@@ -33,6 +33,8 @@
 #include <fstream>
 #include <string>
 #include <vector>
+
+namespace gateway_bench::beta_reads {
 
 namespace {
 
@@ -119,7 +121,7 @@ gateway::test::test_gateway make_gateway(std::string const& key_file, bool cache
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     int const n = argc > 1 ? std::atoi(argv[1]) : 2000;
     auto const user = gateway::address::parse("0x1111111111111111111111111111111111111111").value();
     auto const key = gateway::sign::private_key::from_hex(signer_key).value();
@@ -172,3 +174,5 @@ int main(int argc, char** argv) {
     std::filesystem::remove(key_file);
     return 0;
 }
+
+} // namespace gateway_bench::beta_reads

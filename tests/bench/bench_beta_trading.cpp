@@ -10,7 +10,7 @@
 //     sent (signing is the client's cost, outside the timed span). The orders rest (a buy 4%
 //     under the mark, inside the percent-price band), so each one is a book insert on the mock.
 //
-//   build/tests/bench_beta_trading [requests]
+//   build/tests/gateway_bench beta_trading [requests]
 #include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
@@ -28,6 +28,8 @@
 #include <functional>
 #include <string>
 #include <vector>
+
+namespace gateway_bench::beta_trading {
 
 namespace {
 
@@ -148,7 +150,7 @@ double per_second(int n, F f) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     int const n = argc > 1 ? std::atoi(argv[1]) : 2000;
     sb::signer signer{gateway::sign::private_key::from_hex(wallet_key).value()};
     auto const btc = btc_rules();
@@ -236,3 +238,5 @@ int main(int argc, char** argv) {
                 d.p50, d.p99, g.p50, g.p99, g.p50 - d.p50, g.p99 - d.p99);
     return 0;
 }
+
+} // namespace gateway_bench::beta_trading

@@ -3,7 +3,7 @@
 // non-blocking change check (PRAGMA data_version), in-memory lookup, constant-time compare,
 // buffered last-used), and on an unknown key.
 //
-//   build/tests/bench_key_check [iterations]
+//   build/tests/gateway_bench key_check [iterations]
 //
 // Prints the median over 7 runs of the mean ns per call.
 #include "auth/accounts.hpp"
@@ -15,6 +15,8 @@
 #include <filesystem>
 #include <string>
 #include <vector>
+
+namespace gateway_bench::api_keys {
 
 using namespace gateway::server::auth;
 
@@ -34,7 +36,7 @@ double median_ns_per_call(int iterations, F&& f) {
 }
 } // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     int const iterations = argc > 1 ? std::atoi(argv[1]) : 20000;
     auto const dir = std::filesystem::temp_directory_path() / "gateway-bench-keys";
     std::filesystem::remove_all(dir);
@@ -63,4 +65,7 @@ int main(int argc, char** argv) {
         std::printf("(%zu ok)\n", ok);
     }
     std::filesystem::remove_all(dir);
+    return 0;
 }
+
+} // namespace gateway_bench::api_keys

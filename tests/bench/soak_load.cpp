@@ -26,6 +26,8 @@
 #include <thread>
 #include <vector>
 
+namespace gateway_bench::soak_load {
+
 namespace {
 
 namespace sa = gateway::sign::alpha;
@@ -101,7 +103,7 @@ bool fund(gateway::client const& gw, std::string const& wallet) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     if (argc != 4) {
         std::cerr << "usage: soak_load API_KEY BASE_URL SECONDS\n";
         return 2;
@@ -221,3 +223,5 @@ int main(int argc, char** argv) {
             std::cout << "unexpected x" << n << ": " << cause << "\n";
     return 0;
 }
+
+} // namespace gateway_bench::soak_load

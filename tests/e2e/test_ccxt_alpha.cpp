@@ -21,6 +21,8 @@
 #include <set>
 #include <string>
 
+namespace ccxt_alpha_test {
+
 using namespace gateway;
 using gateway::test::fetch;
 using gateway::test::mock_post;
@@ -218,3 +220,5 @@ TEST_CASE("ccxt's hyperliquid class loads markets, reads and trades against mock
                            builder + R"("})") == 10);
     }
 }
+
+} // namespace ccxt_alpha_test

@@ -23,6 +23,8 @@
 #include <set>
 #include <string>
 
+namespace ccxt_beta_test {
+
 using namespace gateway;
 using gateway::test::fetch;
 using gateway::test::mock_post;
@@ -234,3 +236,5 @@ TEST_CASE("ccxt's aster class loads markets, reads market data and signed accoun
         CHECK(num(eth.at("collateral")) == 550); // isolatedMargin: wallet 350 + uPnL 200
     }
 }
+
+} // namespace ccxt_beta_test

@@ -18,6 +18,8 @@
 #include <filesystem>
 #include <string>
 
+namespace ccxt_beta_trading_test {
+
 using namespace gateway;
 namespace json = boost::json;
 namespace fs = std::filesystem;
@@ -72,3 +74,5 @@ TEST_CASE("ccxt's aster class creates, lists and cancels an order on mock-beta",
     CHECK(test::upstream_calls(*m, "DELETE /fapi/v3/order") == 1);
     CHECK(test::upstream_calls(*m, "GET /fapi/v3/openOrders") == 2);
 }
+
+} // namespace ccxt_beta_trading_test

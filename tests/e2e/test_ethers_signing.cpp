@@ -22,6 +22,8 @@
 #include <chrono>
 #include <filesystem>
 
+namespace ethers_signing_test {
+
 using namespace gateway;
 using gateway::test::fetch;
 using gateway::test::mock_post;
@@ -266,3 +268,5 @@ TEST_CASE("ethers signs the gateway's beta typed data (Message, chainId 1666/714
         CHECK(order_requests(upstream) == before + 1);
     }
 }
+
+} // namespace ethers_signing_test

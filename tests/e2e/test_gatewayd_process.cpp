@@ -15,6 +15,8 @@
 #include <csignal>
 #include <filesystem>
 
+namespace gatewayd_process_test {
+
 using namespace gateway;
 using verb = boost::beast::http::verb;
 
@@ -193,3 +195,5 @@ TEST_CASE("examples/beta_trading levers, places, lists, cancels and trails on th
     CHECK(has("bought 0.01 at "));
     CHECK(has("trailing "));
 }
+
+} // namespace gatewayd_process_test
