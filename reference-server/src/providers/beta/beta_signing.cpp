@@ -110,11 +110,13 @@ public:
         out.where = spot ? venue::spot : venue::futures;
         out.upstream_symbol = market->upstream;
         std::string const prefix(spot ? w::spot_prefix : w::futures_prefix);
+        // result<> has no empty state; every branch below assigns it.
         result<query_params> business = make_error(errc::internal_error, "unreachable");
         if (auto const* p = std::get_if<place_order_request>(&request)) {
             std::optional<decimal> mark;
             if (needs_mark(*p, market->rules))
                 mark = co_await mark_of(out.where, market->upstream);
+            // cppcheck-suppress redundantInitialization
             business = sb::order_params(*p, market->rules, mark);
             out.path = prefix + "order";
         } else if (auto const* c = std::get_if<cancel_order_request>(&request)) {
@@ -215,9 +217,10 @@ private:
      * ORDER_REJECTED). Best effort: when the read fails (the account has not approved the read
      * signer, the upstream is slow) the accepted answer stands (`open`).
      */
-    // cppcheck-suppress passedByValue
+    // A coroutine keeps its parameters by value (they outlive the caller's frame).
     asio::awaitable<std::optional<result<place_result>>>
     final_state(place_order_request r, venue where, std::string upstream_symbol,
+                // cppcheck-suppress passedByValue
                 std::string order_id, std::string name) {
         std::string path =
             std::string(where == venue::spot ? w::spot_prefix : w::futures_prefix) + "order";

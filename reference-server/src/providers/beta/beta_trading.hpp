@@ -62,12 +62,14 @@ result<place_result> to_place_result(std::string const& name, boost::json::value
                                      decimal const& size,
                                      std::optional<std::string> const& client_order_id);
 
-/// The order object answering a cancel -> `{orderId, canceled}`. @par Errors UPSTREAM_ERROR.
+/// The order object answering a cancel -> `{orderId, canceled}`. @par Errors an error body as
+/// `write_error`; UPSTREAM_ERROR for a body that is neither.
 result<cancel_result> to_cancel_result(std::string const& name, boost::json::value const& order,
                                        std::string const& order_id);
 
 /// `{"leverage":N,"maxNotionalValue","symbol"}` -> the leverage result of `symbol` (the
-/// gateway's name), cross margin. @par Errors UPSTREAM_ERROR.
+/// gateway's name), cross margin. @par Errors an error body as `write_error`; UPSTREAM_ERROR
+/// for a body that is neither.
 result<leverage_result> to_leverage_result(std::string const& name,
                                            boost::json::value const& answer,
                                            std::string const& symbol);
