@@ -92,6 +92,12 @@ int main(int argc, char** argv) {
             std::cerr << "gatewayd: " << cfg.error() << "\n";
             return 2;
         }
+        // Registered before anything starts: a SIGTERM during start-up (the embedded mocks, the
+        // demo key) is queued and then finishes the server gracefully instead of killing the
+        // process with the default action.
+        boost::asio::io_context signals_ioc;
+        boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);
+
         std::unique_ptr<gateway::server::embedded_upstreams> embedded;
         if (cfg->no_upstream_configured()) {
             embedded = gateway::server::embedded_upstreams::start(*cfg);
@@ -118,8 +124,6 @@ int main(int argc, char** argv) {
                 std::cerr << "gatewayd: no demo key: " << demo.error().message << "\n";
         }
 
-        boost::asio::io_context signals_ioc;
-        boost::asio::signal_set signals(signals_ioc, SIGINT, SIGTERM);
         signals.async_wait([&](boost::system::error_code const&, int sig) {
             std::cerr << "gatewayd: signal " << sig << ", finishing in-flight requests\n";
             app.stop();

@@ -84,6 +84,21 @@ TEST_CASE("gatewayd on its embedded default answers ok for all three providers",
     CHECK(gw.proc->wait() == 0);
 }
 
+TEST_CASE("a SIGTERM during start-up finishes gatewayd gracefully (exit 0, not killed)",
+          "[e2e][gatewayd]") {
+    // Sent as soon as the server listens, while the embedded default still makes its demo key:
+    // the signal handler must already be in place (a killed process exits 128 + 15).
+    auto const dir = std::filesystem::temp_directory_path() /
+                     ("gatewayd-e2e-term-" + std::to_string(::getpid()));
+    test::child_process proc({std::string(GATEWAY_BINARY_DIR) + "/reference-server/gatewayd",
+                              "serve", "--listen", "127.0.0.1:0", "--data-dir", dir.string()});
+    REQUIRE(proc.read_line().rfind("gatewayd listening on ", 0) == 0);
+    proc.signal(SIGTERM);
+    CHECK(proc.wait() == 0);
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+}
+
 TEST_CASE("latency injected into an embedded mock turns that provider and the aggregate "
           "degraded within a probe interval",
           "[e2e][gatewayd]") {
