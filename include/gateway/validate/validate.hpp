@@ -210,8 +210,8 @@ struct events_params {
 
     std::optional<market_status> status;
     std::optional<std::string> category;
-    std::optional<std::int64_t> limit;  ///< `from_query` sets the default
-    std::optional<std::int64_t> offset; ///< `from_query` sets the default (0)
+    std::optional<std::int64_t> limit;                 ///< `from_query` sets the default
+    std::optional<std::int64_t> offset = std::nullopt; ///< `from_query` sets the default (0)
 
     /// The set parameters.
     GATEWAY_DECL query_params to_query() const;
@@ -230,8 +230,8 @@ struct markets_params {
 
     std::optional<std::string> event_id;
     std::optional<market_status> status;
-    std::optional<std::int64_t> limit;  ///< `from_query` sets the default
-    std::optional<std::int64_t> offset; ///< `from_query` sets the default (0)
+    std::optional<std::int64_t> limit;                 ///< `from_query` sets the default
+    std::optional<std::int64_t> offset = std::nullopt; ///< `from_query` sets the default (0)
 
     /// The set parameters.
     GATEWAY_DECL query_params to_query() const;

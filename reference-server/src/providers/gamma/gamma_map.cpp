@@ -441,7 +441,9 @@ result<orderbook> to_orderbook(json::value const& book, std::string const& token
 
 api_error read_error(std::string const& name, upstream_answer const& a) {
     auto const message = w::error_message(a.body);
-    std::string const said = message ? ": " + *message : std::string(".");
+    std::string said = message ? ": " + *message : std::string();
+    if (said.empty() || said.back() != '.')
+        said += '.';
     if (a.status == 425 || a.status == 503) {
         // The CLOB's matching engine restarting (425, ~90 s) or trading halted (503).
         api_error e = make_error(errc::provider_unavailable,

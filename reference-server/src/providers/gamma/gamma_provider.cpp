@@ -10,6 +10,7 @@
 #include <gateway/providers/gamma/requests.hpp>
 #include <gateway/providers/gamma/weights.hpp>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace gateway::server::gamma {
@@ -70,6 +71,10 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     o.catalog = gamma_channel(cfg, "gamma catalog", p->endpoints.base_url, catalog_budget(cfg));
     o.clob = gamma_channel(cfg, "gamma CLOB", p->endpoints.clob_base_url, clob_budget(cfg));
     o.market_ttl = cfg.market_cache_ttl;
+    // At most the largest page the catalog serves; a test configuration may go below the
+    // operators' minimum (100) to make a small catalog span many pages.
+    o.catalog_page = std::clamp<std::size_t>(settings_of(cfg).number("catalogPageSize", 100), 1,
+                                             wire::gamma::max_catalog_page);
     auto n = std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o));
     p->live.predictions = make_predictions_reads(n);
     p->probe = {"gamma", *clob, boost::beast::http::verb::get, std::string(wire::gamma::ok_path),
@@ -90,6 +95,9 @@ std::vector<provider_setting> settings() {
         {"gamma", "clobBudget", kind::budget,
          "gamma CLOB (order books, prices) request weight the gateway spends per 10 s (default "
          "and upstream allowance 9000; /book weighs 6, /midpoints 18)"},
+        {"gamma", "catalogPageSize", kind::budget,
+         "gamma catalog items the gateway asks per page when it walks a filtered listing "
+         "(default 100; above 500, the upstream's largest page, 500 is asked)"},
     };
 }
 
