@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <unordered_set>
 
 namespace gateway::server::gamma {
 
@@ -369,10 +370,11 @@ result<midpoints> parse_midpoints(json::value const& v) {
 
 std::vector<std::string> book_tokens(std::vector<catalog_market const*> const& markets) {
     std::vector<std::string> out;
+    std::unordered_set<std::string_view> seen;
     for (auto const* m : markets)
         if (m->on_book)
             for (auto const& t : m->market.tokens)
-                if (std::find(out.begin(), out.end(), t.token_id) == out.end())
+                if (seen.insert(t.token_id).second)
                     out.push_back(t.token_id);
     return out;
 }

@@ -7,6 +7,7 @@
 #include <gateway/providers/gamma/requests.hpp>
 #include <gateway/util/ascii.hpp>
 
+#include <algorithm>
 #include <utility>
 
 namespace gateway::server::gamma {
@@ -68,9 +69,27 @@ struct walk_spec {
 };
 
 /**
+ * How many catalog items to ask for next: the items still to count (`wanted` matches) at the
+ * share of items that matched so far in this walk (all, before any was seen), at least 1 and at
+ * most `page`. An unfiltered listing thus asks exactly what it returns; a sparse filter soon
+ * asks whole pages.
+ */
+std::size_t next_page_size(std::int64_t wanted, std::int64_t seen, std::int64_t hits,
+                           std::size_t page) {
+    if (wanted <= 0)
+        return 1;
+    if (seen > 0 && hits == 0)
+        return page;
+    auto const need = seen == 0 ? wanted : (wanted * seen + hits - 1) / hits;
+    return static_cast<std::size_t>(
+        std::clamp<std::int64_t>(need, 1, static_cast<std::int64_t>(page)));
+}
+
+/**
  * The `limit` items after `offset` matches of `spec`'s listing: `parse` reads an item, `keep`
  * says whether it matches the filter. Resumes from the furthest checkpoint at or before
- * `offset` and remembers each page start it reaches.
+ * `offset`, asks pages sized by `next_page_size`, counts every page whole and remembers where
+ * the next one starts.
  * @par Errors VALIDATION_ERROR (`offset`) past `max_pages` pages; the catalog's errors.
  */
 template <class Item>
@@ -82,6 +101,8 @@ asio::awaitable<result<std::vector<Item>>> walk_catalog(std::shared_ptr<network>
     auto pos = n->resume(spec.key, spec.offset);
     std::vector<Item> out;
     std::size_t pages = 0;
+    std::int64_t seen = 0;
+    std::int64_t const walk_start = pos.matched;
     while (pos.sequence < spec.sequences.size() &&
            static_cast<std::int64_t>(out.size()) < spec.limit) {
         if (pages++ == n->options().max_pages) {
@@ -95,8 +116,10 @@ asio::awaitable<result<std::vector<Item>>> walk_catalog(std::shared_ptr<network>
             e.details["field"] = "offset";
             co_return e;
         }
+        auto const ask = next_page_size(spec.offset + spec.limit - pos.matched, seen,
+                                        pos.matched - walk_start, page);
         auto f = n->start_catalog_get(
-            spec.path, w::catalog_page(spec.sequences[pos.sequence], page, pos.offset));
+            spec.path, w::catalog_page(spec.sequences[pos.sequence], ask, pos.offset));
         reads_json_ptr hold;
         auto body = co_await await_body(f, hold);
         if (!body)
@@ -104,6 +127,7 @@ asio::awaitable<result<std::vector<Item>>> walk_catalog(std::shared_ptr<network>
         auto items = page_items(**body, "gamma catalog " + spec.path);
         if (!items)
             co_return items.error();
+        seen += static_cast<std::int64_t>((*items)->size());
         for (auto const& v : **items) {
             auto item = parse(v, spec.now_ms);
             if (!item)
@@ -115,7 +139,7 @@ asio::awaitable<result<std::vector<Item>>> walk_catalog(std::shared_ptr<network>
             ++pos.matched;
         }
         // The whole page is counted: the next one starts after `pos.matched` matches.
-        if ((*items)->size() < page) {
+        if ((*items)->size() < ask) {
             ++pos.sequence;
             pos.offset = 0;
         } else {
