@@ -15,11 +15,13 @@
  * token priced a moment ago is not asked again; a token the CLOB answered nothing for has no
  * book and keeps the catalog's price.
  *
- * A listing filtered on what the upstream cannot filter (the derived status, the category) walks
- * the catalog's pages (`catalog_page` items each) until it has `offset` + `limit` matches or the
- * catalog ends. Where a walk started each page, counted in matches, is remembered a while per
- * filter (a checkpoint), so a client paging with `offset` resumes where its previous page ended
- * instead of walking from the start; one request walks at most `max_pages` pages.
+ * A listing is filtered on what the upstream cannot filter (the derived status, the category), so
+ * it walks the catalog's own pages (`closed=false`, then `closed=true`, as the status needs)
+ * until it has `offset` + `limit` matches or the catalog ends. A page asks for what the listing
+ * still needs at the share of items that matched so far, at most `catalog_page` items. Where a
+ * walk started each page, counted in matches, is remembered a while per filter (a checkpoint),
+ * so a client paging with `offset` resumes where its previous page ended instead of walking
+ * from the start; one request walks at most `max_pages` pages.
  */
 #include "providers/gamma/gamma_map.hpp"
 #include "providers/provider.hpp"
@@ -46,7 +48,7 @@ struct network_options {
     channel_options clob;    ///< the CLOB; `name` "gamma CLOB"
     /// CONTRACT §3: market data (catalog pages, books, midpoints) served from a short cache.
     std::chrono::milliseconds market_ttl{500};
-    /// Items asked of the catalog per page (the upstream serves up to 500).
+    /// The most items asked of the catalog per page (the upstream serves up to 500).
     std::size_t catalog_page = 100;
     /// Catalog pages one request may read before it answers 400 naming `offset`.
     std::size_t max_pages = 50;
