@@ -866,6 +866,7 @@ void crypto(emitter& out, splitmix64& r) {
         mk.outcomes = {"Up", "Down"};
         mk.p_milli = static_cast<int>(r.between(400, 600));
         mk.winner = static_cast<int>(r.below(2));
+        mk.brand_new = k == 9; // listed two days ahead, not traded yet
         g.markets.push_back(mk);
         out.add(g);
     }
@@ -916,6 +917,7 @@ void crypto(emitter& out, splitmix64& r) {
         m.question = g.title;
         m.slug = g.slug;
         m.p_milli = static_cast<int>(r.between(80, 800));
+        m.brand_new = i + 1 == coins.size();
         g.markets.push_back(m);
         out.add(g);
     }
