@@ -46,7 +46,7 @@ void require_clob_client_installed() {
              ": run `npm ci` there (scripts/test.sh does)");
 }
 
-json::value mock_get(mocks::mock_server& m, std::string const& target) {
+json::value mock_get(mocks::mock_server const& m, std::string const& target) {
     auto const r = fetch(http::verb::get, m.base_url() + target);
     INFO(target << " -> " << r.status << " " << r.body);
     REQUIRE(r.status == 200);
