@@ -361,7 +361,7 @@ TEST_CASE("gamma mock: the catalog has 150+ events in every category and status,
     CHECK(fed.body.find(R"("volume":48213977.31,)") != std::string::npos);
 }
 
-TEST_CASE("gamma mock: the catalog is the same for every seed; the seed drives prices only",
+TEST_CASE("gamma mock: the catalog is the same for every seed, the seed drives prices only",
           "[contract][mock][gamma]") {
     auto a = start_gamma(1);
     auto b = start_gamma(2);
@@ -582,7 +582,7 @@ TEST_CASE("gamma mock: /markets filters", "[contract][mock][gamma]") {
         CHECK(dec_json(x.at("liquidityNum")) >= dec_text("5000"));
 }
 
-TEST_CASE("gamma mock: one event or market by id or slug, with tags; 404 when unknown",
+TEST_CASE("gamma mock: one event or market by id or slug, with tags, 404 when unknown",
           "[contract][mock][gamma]") {
     auto m = start_gamma();
     auto const e = get_json(*m, "/events/16085");
@@ -866,7 +866,7 @@ TEST_CASE("gamma mock: CLOB token errors", "[contract][mock][gamma]") {
     CHECK(wrong.message[http::field::allow] == "GET, POST");
 }
 
-TEST_CASE("gamma mock: CLOB /markets pages with next_cursor; /markets/{condition_id}",
+TEST_CASE("gamma mock: CLOB /markets pages with next_cursor, and /markets/{condition_id}",
           "[contract][mock][gamma]") {
     auto m = start_gamma();
     std::set<std::string> conditions;
