@@ -168,7 +168,7 @@ public:
     unsigned scale() const { return m_.px_scale; }
 
     json::object book() const {
-        auto& s = v_.state();
+        auto const& s = v_.state();
         std::size_t const idx = *t_.state;
         auto const b = s.book(idx, clob_book_depth);
         auto const last = s.trades(idx, 1);

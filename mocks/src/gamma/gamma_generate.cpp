@@ -106,6 +106,7 @@ struct gen_event {
 // The day the statuses are drawn against, and how long a resolution takes to settle.
 std::int64_t const reference_day = unix_time(2026, 11, 24);
 constexpr std::int64_t day_s = 86400;
+constexpr std::int64_t hour_s = 3600;
 
 std::array<char const*, 12> const month_names{"January",   "February", "March",    "April",
                                               "May",       "June",     "July",     "August",
@@ -162,6 +163,8 @@ std::vector<int> probabilities(splitmix64& r, std::size_t n) {
     }
     std::int64_t const sum = std::accumulate(w.begin(), w.end(), std::int64_t{0});
     std::vector<int> p(n);
+    if (sum == 0)
+        return p;
     for (std::size_t i = 0; i < n; ++i)
         p[i] = std::max(3, static_cast<int>(w[i] * 1000 / sum));
     return p;
@@ -209,7 +212,7 @@ public:
         if (g.neg_risk)
             e.neg_risk_market_id = hash_hex(mix_seed(catalog_seed, std::stoull(e.id), 9));
         if (e.closed)
-            e.closed_time = gamma_closed_time(g.end + r_.between(1800, 6 * 3600));
+            e.closed_time = gamma_closed_time(g.end + r_.between(1800, 6 * hour_s));
         e.price_to_beat = g.price_to_beat;
         e.tags = g.tags;
 
@@ -394,11 +397,12 @@ void games(emitter& out, splitmix64& r, char const* league, tag const& league_ta
         team const& away = teams[(2 * k) % N];
         team const& home = teams[(2 * k + 1 + 2 * (k / (N / 2))) % N];
         std::int64_t const day = first + static_cast<std::int64_t>(k) * every;
-        std::int64_t const start = day + kickoff_hour * 3600;
+        std::int64_t const start = day + kickoff_hour * hour_s;
         std::string const date = iso_day(day);
         gen_event g;
         std::string const lg = slugify(league);
-        g.slug = lg + "-" + away.abbr + "-" + home.abbr + "-" + date;
+        g.slug = lg;
+        g.slug.append("-").append(away.abbr).append("-").append(home.abbr).append("-").append(date);
         g.title = std::string(away.name) + " vs. " + home.name;
         g.description = std::string("In the upcoming ") + league + " game, scheduled for " + date +
                         ", the " + away.name + " play the " + home.name + ".\nIf the " + away.name +
@@ -447,7 +451,7 @@ void soccer_games(emitter& out, splitmix64& r) {
         team const& home = epl_teams[k];
         team const& away = epl_teams[(k + 5) % 12];
         std::int64_t const day = first + static_cast<std::int64_t>(k) * 7 * day_s;
-        std::int64_t const start = day + 14 * 3600;
+        std::int64_t const start = day + 14 * hour_s;
         std::string const date = iso_day(day);
         gen_event g;
         g.slug = std::string("epl-") + home.abbr + "-" + away.abbr + "-" + date;
@@ -866,6 +870,7 @@ void crypto(emitter& out, splitmix64& r) {
         mk.outcomes = {"Up", "Down"};
         mk.p_milli = static_cast<int>(r.between(400, 600));
         mk.winner = static_cast<int>(r.below(2));
+        mk.brand_new = k == 9; // listed two days ahead, not traded yet
         g.markets.push_back(mk);
         out.add(g);
     }
@@ -916,6 +921,7 @@ void crypto(emitter& out, splitmix64& r) {
         m.question = g.title;
         m.slug = g.slug;
         m.p_milli = static_cast<int>(r.between(80, 800));
+        m.brand_new = i + 1 == coins.size();
         g.markets.push_back(m);
         out.add(g);
     }
@@ -990,7 +996,7 @@ void economy(emitter& out, splitmix64& r) {
                         "to one decimal.";
         g.resolution_source = "https://www.bls.gov/cpi/";
         // Released about six weeks after the month; the October figure comes out in December.
-        g.end = unix_time(2026, m + 1, 1) + 44 * day_s + 13 * 3600 + 30 * 60;
+        g.end = unix_time(2026, m + 1, 1, 13, 30) + 44 * day_s;
         g.start = g.end - 45 * day_s;
         g.tags = {t_economy, t_inflation};
         g.neg_risk = true;
@@ -1246,7 +1252,7 @@ void culture(emitter& out, splitmix64& r) {
                         "dated " +
                         long_date(2026, m, d) + ".";
         g.resolution_source = "https://www.billboard.com/charts/hot-100/";
-        g.end = unix_time(2026, m, d) - 4 * day_s + 17 * 3600; // published the Tuesday before
+        g.end = unix_time(2026, m, d, 17) - 4 * day_s; // published the Tuesday before
         g.start = g.end - 7 * day_s;
         g.tags = {t_culture, t_music};
         g.neg_risk = true;

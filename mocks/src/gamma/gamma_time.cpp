@@ -86,7 +86,8 @@ std::int64_t days_from_civil(int y, unsigned m, unsigned d) noexcept {
 
 std::int64_t unix_time(int y, unsigned m, unsigned d, unsigned hh, unsigned mm,
                        unsigned ss) noexcept {
-    return days_from_civil(y, m, d) * 86400 + hh * 3600 + mm * 60 + ss;
+    return days_from_civil(y, m, d) * 86400 + std::int64_t{hh} * 3600 + std::int64_t{mm} * 60 +
+           std::int64_t{ss};
 }
 
 std::string iso_z(std::int64_t t) {
