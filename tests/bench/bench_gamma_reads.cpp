@@ -33,9 +33,11 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -125,10 +127,11 @@ gateway::test::test_gateway make_gateway(bool cache) {
 }
 
 std::vector<std::string> json_in_string(json::value const& v) {
-    std::vector<std::string> out;
     auto const parsed = json::parse(v.as_string());
-    for (auto const& t : parsed.as_array())
-        out.emplace_back(t.as_string());
+    auto const& items = parsed.as_array();
+    std::vector<std::string> out(items.size());
+    std::transform(items.begin(), items.end(), out.begin(),
+                   [](json::value const& t) { return std::string(t.as_string()); });
     return out;
 }
 
@@ -145,9 +148,11 @@ void live_tokens(json::value const& v, std::vector<std::string>& out) {
         live_tokens(*ms, out);
         return;
     }
-    if (!o.at("closed").as_bool() && o.at("enableOrderBook").as_bool())
-        for (auto& t : json_in_string(o.at("clobTokenIds")))
-            out.push_back(std::move(t));
+    if (!o.at("closed").as_bool() && o.at("enableOrderBook").as_bool()) {
+        auto tokens = json_in_string(o.at("clobTokenIds"));
+        out.insert(out.end(), std::make_move_iterator(tokens.begin()),
+                   std::make_move_iterator(tokens.end()));
+    }
 }
 
 /// `tokens` as the batches the gateway sends (at most `w::max_batch` each).
@@ -167,7 +172,7 @@ json::value fetch_json(std::string const& url) {
 
 /// The upstream calls mock-gamma saw, by kind, without the gateway's health probe (`GET /` on
 /// the CLOB, which runs on its own schedule).
-std::string stats_line(gateway::mocks::mock_server& m) {
+std::string stats_line(gateway::mocks::mock_server const& m) {
     auto const s =
         json::parse(gateway::test::fetch(http::verb::get, m.base_url() + "/__mock/stats").body);
     std::int64_t total = 0;
@@ -236,8 +241,9 @@ int main(int argc, char** argv) {
         int const n_list = std::max(1, n / 10); // a 100-event page is ~100x a book
         auto list_direct = [&] {
             std::vector<http_request> seq{get(page_open), get(page_closed)};
-            for (auto& b : midpoint_batches(page_tokens))
-                seq.push_back(std::move(b));
+            auto batches = midpoint_batches(page_tokens);
+            seq.insert(seq.end(), std::make_move_iterator(batches.begin()),
+                       std::make_move_iterator(batches.end()));
             return seq;
         };
         direct = measure(mock, n_list, list_direct);
@@ -269,8 +275,9 @@ int main(int argc, char** argv) {
         int const n_list = std::max(1, n / 10);
         auto direct = measure(mock, n_list, [&] {
             std::vector<http_request> seq{get(page_open), get(page_closed)};
-            for (auto& b : midpoint_batches(page_tokens))
-                seq.push_back(std::move(b));
+            auto batches = midpoint_batches(page_tokens);
+            seq.insert(seq.end(), std::make_move_iterator(batches.begin()),
+                       std::make_move_iterator(batches.end()));
             return seq;
         });
         auto via = measure(gw.base_url, n_list,

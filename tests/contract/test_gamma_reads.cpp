@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <regex>
 #include <set>
 #include <thread>
@@ -55,28 +56,37 @@ gamma_gateway(mocks::mock_server const& clob,
 
 /// A JSON-in-a-string list of the upstream (`"[\"Yes\", \"No\"]"`).
 std::vector<std::string> gamma_list(json::value const& v) {
-    std::vector<std::string> out;
-    auto const parsed = json::parse(v.as_string()); // kept: the loop reads into it
-    for (auto const& item : parsed.as_array())
-        out.emplace_back(item.as_string());
+    auto const parsed = json::parse(v.as_string()); // kept: the list is read from it
+    auto const& items = parsed.as_array();
+    std::vector<std::string> out(items.size());
+    std::transform(items.begin(), items.end(), out.begin(),
+                   [](json::value const& item) { return std::string(item.as_string()); });
     return out;
 }
 
 /// The outcome token ids of catalog market `id`, read from the mock directly.
-std::vector<std::string> gamma_tokens(mocks::mock_server& catalog, std::string const& id) {
+std::vector<std::string> gamma_tokens(mocks::mock_server const& catalog, std::string const& id) {
     auto r = fetch(verb::get, catalog.base_url() + "/markets/" + id);
     REQUIRE(r.status == 200);
     return gamma_list(json::parse(r.body).at("clobTokenIds"));
 }
 
+/// Requests a mock saw whose kind (`GET /events`, `POST /clob/midpoints`) passes `counts`.
+template <class Pred>
+std::int64_t gamma_count(mocks::mock_server& m, Pred counts) {
+    auto const s = mock_stats(m);
+    auto const& kinds = s.at("byKind").as_object();
+    return std::accumulate(kinds.begin(), kinds.end(), std::int64_t{0},
+                           [&](std::int64_t n, json::key_value_pair const& kv) {
+                               return counts(std::string_view(kv.key()))
+                                          ? n + kv.value().to_number<std::int64_t>()
+                                          : n;
+                           });
+}
+
 /// Requests a mock saw whose kind starts with `prefix` ("GET /events" counts `/events/{id}`).
 std::int64_t gamma_calls(mocks::mock_server& m, std::string const& prefix) {
-    auto const s = mock_stats(m);
-    std::int64_t n = 0;
-    for (auto const& kv : s.at("byKind").as_object())
-        if (std::string_view(kv.key()).substr(0, prefix.size()) == prefix)
-            n += kv.value().to_number<std::int64_t>();
-    return n;
+    return gamma_count(m, [&](std::string_view kind) { return kind.starts_with(prefix); });
 }
 
 /// Every event, paged through with `params` (limit and offset set here) until a short page.
@@ -98,36 +108,30 @@ std::vector<prediction_event> gamma_all_events(client const& c, events_params pa
 
 /// Market-data requests the CLOB mock saw: all but the gateway's health probe (`GET /`).
 std::int64_t gamma_clob_reads(mocks::mock_server& clob) {
-    auto const s = mock_stats(clob);
-    std::int64_t n = 0;
-    for (auto const& kv : s.at("byKind").as_object())
-        if (kv.key() != "GET /clob/")
-            n += kv.value().to_number<std::int64_t>();
-    return n;
+    return gamma_count(clob, [](std::string_view kind) { return kind != "GET /clob/"; });
 }
 
 std::vector<std::string> gamma_ids(std::vector<prediction_event> const& events) {
-    std::vector<std::string> out;
-    for (auto const& e : events)
-        out.push_back(e.event_id);
+    std::vector<std::string> out(events.size());
+    std::transform(events.begin(), events.end(), out.begin(),
+                   [](prediction_event const& e) { return e.event_id; });
     return out;
 }
 
-template <class T>
-T const& gamma_by_id(std::vector<T> const& items, std::string const& id) {
-    for (auto const& i : items) {
-        if constexpr (requires {
-                          i.event_id;
-                          i.markets;
-                      })
-            if (i.event_id == id)
-                return i;
-        if constexpr (requires { i.market_id; })
-            if (i.market_id == id)
-                return i;
-    }
-    FAIL("no item " << id);
-    throw std::logic_error("unreachable");
+prediction_event const& gamma_by_id(std::vector<prediction_event> const& items,
+                                    std::string const& id) {
+    auto const it = std::find_if(items.begin(), items.end(),
+                                 [&](prediction_event const& e) { return e.event_id == id; });
+    REQUIRE(it != items.end());
+    return *it;
+}
+
+prediction_market const& gamma_by_id(std::vector<prediction_market> const& items,
+                                     std::string const& id) {
+    auto const it = std::find_if(items.begin(), items.end(),
+                                 [&](prediction_market const& m) { return m.market_id == id; });
+    REQUIRE(it != items.end());
+    return *it;
 }
 
 bool iso_utc(std::string const& s) {
@@ -715,11 +719,17 @@ TEST_CASE("gamma upstream economy: one midpoints batch per answer, cached and co
         std::int64_t live_tokens = 0;
         auto const open = json::parse(
             fetch(verb::get, gw->gamma->base_url() + "/events?closed=false&limit=100").body);
-        for (auto const& e : open.as_array())
-            for (auto const& m : e.at("markets").as_array())
-                if (!m.at("closed").as_bool() && m.at("enableOrderBook").as_bool())
-                    live_tokens +=
-                        static_cast<std::int64_t>(gamma_list(m.at("clobTokenIds")).size());
+        for (auto const& e : open.as_array()) {
+            auto const& ms = e.at("markets").as_array();
+            live_tokens += std::accumulate(
+                ms.begin(), ms.end(), std::int64_t{0}, [](std::int64_t n, json::value const& m) {
+                    bool const live =
+                        !m.at("closed").as_bool() && m.at("enableOrderBook").as_bool();
+                    return live ? n + static_cast<std::int64_t>(
+                                          gamma_list(m.at("clobTokenIds")).size())
+                                : n;
+                });
+        }
         reset_stats(*gw->gamma);
         CAPTURE(live_tokens);
         auto const batches = (live_tokens + 499) / 500; // at most 500 tokens a batch
@@ -761,8 +771,9 @@ TEST_CASE("gamma upstream economy: one midpoints batch per answer, cached and co
         REQUIRE(some);
         std::size_t tokens = 0;
         for (auto const& e : *some)
-            for (auto const& mk : e.markets)
-                tokens += mk.tokens.size();
+            tokens += std::accumulate(
+                e.markets.begin(), e.markets.end(), std::size_t{0},
+                [](std::size_t n, event_market const& mk) { return n + mk.tokens.size(); });
         CHECK(tokens > 200);
         CHECK(gamma_calls(*clob, "POST /clob/midpoints") == 1);
         CHECK(gamma_clob_reads(*clob) == 1);

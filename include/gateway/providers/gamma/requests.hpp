@@ -16,6 +16,7 @@
 #include <boost/json/object.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -55,12 +56,8 @@ GATEWAY_DECL query_params catalog_page(bool closed, std::size_t limit, std::size
 
 /// Whether `id` can name a catalog event or market: non-empty decimal digits (gamma.md §2.1).
 GATEWAY_DECL constexpr bool is_catalog_id(std::string_view id) noexcept {
-    if (id.empty() || id.size() > 20)
-        return false;
-    for (char c : id)
-        if (c < '0' || c > '9')
-            return false;
-    return true;
+    return !id.empty() && id.size() <= 20 &&
+           std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // ---- CLOB public market data (gamma.md §3) -------------------------------------------------
@@ -90,12 +87,8 @@ inline constexpr std::size_t max_batch = 500;
 
 /// Whether `token` can be an outcome token id: decimal digits (a uint256, at most 78 of them).
 GATEWAY_DECL constexpr bool is_token_id(std::string_view token) noexcept {
-    if (token.empty() || token.size() > 78)
-        return false;
-    for (char c : token)
-        if (c < '0' || c > '9')
-            return false;
-    return true;
+    return !token.empty() && token.size() <= 78 &&
+           std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 /// The query naming one token: `token_id=T`.

@@ -8,6 +8,7 @@
 #include <gateway/util/ascii.hpp>
 
 #include <algorithm>
+#include <iterator>
 #include <utility>
 
 namespace gateway::server::gamma {
@@ -150,6 +151,12 @@ asio::awaitable<result<std::vector<Item>>> walk_catalog(std::shared_ptr<network>
     co_return out;
 }
 
+/// Appends a pointer to each of `markets` to `out` (the markets to price).
+void add_pointers(std::vector<catalog_market>& markets, std::vector<catalog_market*>& out) {
+    std::transform(markets.begin(), markets.end(), std::back_inserter(out),
+                   [](catalog_market& m) { return &m; });
+}
+
 /// An event page item, parsed (the signature walk_catalog takes).
 result<catalog_event> parse_event_item(json::value const& v, std::int64_t now_ms) {
     return parse_event(v, now_ms);
@@ -183,16 +190,14 @@ public:
                                                           std::move(keep));
         if (!found)
             co_return found.error();
-        std::vector<catalog_market*> markets;
+        std::vector<catalog_market*> to_price;
         for (auto& e : *found)
-            for (auto& m : e.markets)
-                markets.push_back(&m);
-        if (auto priced = co_await price(markets); !priced)
+            add_pointers(e.markets, to_price);
+        if (auto priced = co_await price(to_price); !priced)
             co_return priced.error();
-        std::vector<prediction_event> out;
-        out.reserve(found->size());
-        for (auto const& e : *found)
-            out.push_back(to_event(e));
+        std::vector<prediction_event> out(found->size());
+        std::transform(found->begin(), found->end(), out.begin(),
+                       [](catalog_event const& e) { return to_event(e); });
         co_return out;
     }
 
@@ -201,10 +206,9 @@ public:
         auto e = co_await load_event(ctx, event_id);
         if (!e)
             co_return e.error();
-        std::vector<catalog_market*> markets;
-        for (auto& m : e->markets)
-            markets.push_back(&m);
-        if (auto priced = co_await price(markets); !priced)
+        std::vector<catalog_market*> to_price;
+        add_pointers(e->markets, to_price);
+        if (auto priced = co_await price(to_price); !priced)
             co_return priced.error();
         co_return to_event_detail(*e);
     }
@@ -243,15 +247,13 @@ public:
                 co_return walked.error();
             found = std::move(*walked);
         }
-        std::vector<catalog_market*> priced_markets;
-        for (auto& m : found)
-            priced_markets.push_back(&m);
-        if (auto priced = co_await price(priced_markets); !priced)
+        std::vector<catalog_market*> to_price;
+        add_pointers(found, to_price);
+        if (auto priced = co_await price(to_price); !priced)
             co_return priced.error();
-        std::vector<prediction_market> out;
-        out.reserve(found.size());
-        for (auto& m : found)
-            out.push_back(std::move(m.market));
+        std::vector<prediction_market> out(found.size());
+        std::transform(found.begin(), found.end(), out.begin(),
+                       [](catalog_market& m) { return std::move(m.market); });
         co_return out;
     }
 
