@@ -31,7 +31,7 @@ namespace asio = boost::asio;
 std::vector<provider_setting> const& provider_settings() {
     static std::vector<provider_setting> const all = [] {
         std::vector<provider_setting> out;
-        for (auto const& module : {alpha::settings(), beta::settings()})
+        for (auto const& module : {alpha::settings(), beta::settings(), gamma::settings()})
             out.insert(out.end(), module.begin(), module.end());
         return out;
     }();
@@ -126,6 +126,7 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     add_market_routes(i.routes, i.providers);
     add_account_read_routes(i.routes, i.providers);
     add_rwas_routes(i.routes, i.providers);
+    add_prediction_routes(i.routes, i.providers);
     add_trading_routes(i.routes, *i.trading_routes);
     add_account_routes(i.routes, *i.svc);
 

@@ -179,3 +179,36 @@ TEST_CASE("providers declare their own settings: beta's spot upstream, budgets, 
     CHECK_THAT(help, Catch::Contains("providers.beta.spotBudget"));
     CHECK_THAT(help, Catch::Contains("providers.alpha.budget"));
 }
+
+TEST_CASE("gamma declares its catalog and CLOB budgets and its catalog page size",
+          "[unit][config][gamma]") {
+    auto const defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->providers.at("gamma").options.empty()); // unset: gamma's defaults
+
+    auto const file = write_temp(R"({"providers":{"gamma":{"catalogBudget":2000,
+        "clobBudget":5000}}})");
+    auto cfg = load_config(file, env_of({{"GATEWAY_GAMMA_CLOB_BUDGET", "6000"}}),
+                           {{"gamma-catalog-page-size", "250"}});
+    std::remove(file.c_str());
+    REQUIRE(cfg);
+    auto const& gamma = cfg->providers.at("gamma");
+    CHECK(gamma.number("catalogBudget", 4000) == 2000);
+    CHECK(gamma.number("clobBudget", 9000) == 6000); // the environment beats the file
+    CHECK(gamma.number("catalogPageSize", 100) == 250);
+
+    for (auto const& [flag, value] :
+         std::vector<std::pair<std::string, std::string>>{{"gamma-catalog-budget", "99"},
+                                                          {"gamma-clob-budget", "ten"},
+                                                          {"gamma-catalog-page-size", "0"},
+                                                          {"gamma-budget", "1000"}}) {
+        CAPTURE(flag, value);
+        auto bad = load_config(std::nullopt, env_of({}), {{flag, value}});
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().find("--" + flag) != std::string::npos);
+    }
+    auto const help = describe_settings();
+    CHECK_THAT(help, Catch::Contains("--gamma-catalog-budget"));
+    CHECK_THAT(help, Catch::Contains("GATEWAY_GAMMA_CLOB_BUDGET"));
+    CHECK_THAT(help, Catch::Contains("providers.gamma.catalogPageSize"));
+}

@@ -202,6 +202,8 @@ TEST_CASE("every contract fixture survives parse then serialize unchanged", "[un
         {"dex_status", &round_trip<dex_status, &parse_dex_status>},
         {"prediction_event", &round_trip<prediction_event, &parse_prediction_event>},
         {"prediction_market", &round_trip<prediction_market, &parse_prediction_market>},
+        {"prediction_event_detail",
+         &round_trip<prediction_event_detail, &parse_prediction_event_detail>},
         {"place_result", &round_trip<place_result, &parse_place_result>},
         {"cancel_result", &round_trip<cancel_result, &parse_cancel_result>},
         {"leverage_result", &round_trip<leverage_result, &parse_leverage_result>},

@@ -497,6 +497,30 @@ TEST_CASE("event and market filters are checked", "[unit]") {
     }
 }
 
+TEST_CASE("events and markets page with offset: default 0, a non-negative integer", "[unit]") {
+    map_lookup q;
+    CHECK(events_params::from_query(q).value().offset == 0);
+    CHECK(markets_params::from_query(q).value().offset == 0);
+    q.params["offset"] = "150";
+    CHECK(events_params::from_query(q).value().offset == 150);
+    CHECK(markets_params::from_query(q).value().offset == 150);
+    for (auto const* bad : {"-1", "x", "", "1.5", "99999999999999999999"}) {
+        CAPTURE(bad);
+        q.params["offset"] = bad;
+        for (auto const& r :
+             {events_params::from_query(q).error(), markets_params::from_query(q).error()}) {
+            CHECK(r.code == errc::validation_error);
+            CHECK(r.field() == "offset");
+            CHECK(r.message == "'offset' must be a non-negative integer.");
+        }
+    }
+    events_params e{std::nullopt, std::nullopt, 100, 200};
+    CHECK(e.to_query() == query_params{{"limit", "100"}, {"offset", "200"}});
+    markets_params m{"1", std::nullopt, std::nullopt, 0};
+    CHECK(m.to_query() == query_params{{"eventId", "1"}, {"offset", "0"}});
+    check_fails_on(validate(events_params{std::nullopt, std::nullopt, 10, -5}), "offset");
+}
+
 TEST_CASE("validate on parameters built in code applies the server's rules", "[unit]") {
     CHECK(validate(trades_params{}).has_value());
     CHECK(validate(trades_params{200}).has_value());

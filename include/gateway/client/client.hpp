@@ -29,6 +29,7 @@
 #include <gateway/types/health.hpp>
 #include <gateway/types/market.hpp>
 #include <gateway/types/orders.hpp>
+#include <gateway/types/predictions.hpp>
 #include <gateway/types/provider.hpp>
 #include <gateway/types/rwas.hpp>
 #include <gateway/validate/validate.hpp>
@@ -138,6 +139,42 @@ public:
     result<dex_detail> dex(std::string_view provider, std::string_view name) const;
     /// `GET /v1/rwas/{provider}/dexes/{dex}/status` (CONTRACT §4). @par Errors DEX_NOT_FOUND.
     result<gateway::dex_status> dex_status(std::string_view provider, std::string_view name) const;
+
+    // ---- predictions reads (API key; spec 4.6, 2.13, 2.14; CONTRACT §4) --------------------
+    // Providers with the `predictions` vertical (gamma). No testnet: a testnet client gets
+    // PROVIDER_NOT_FOUND. Every read may also fail as the perps reads above.
+
+    /**
+     * `GET /v1/predictions/{provider}/events`: events, filtered by `status` and `category`
+     * (case-insensitive), `limit` default 25 (1..100), `offset` the matching events to skip:
+     * page through every event with `offset` += `limit` until a page is short.
+     * @par Errors VALIDATION_ERROR (`status`, `category`, `limit`, `offset`).
+     */
+    result<std::vector<prediction_event>> events(std::string_view provider,
+                                                 events_params const& params = {}) const;
+    /// `GET /v1/predictions/{provider}/events/{eventId}`: one event with its full markets.
+    /// @par Errors VALIDATION_ERROR (`eventId` empty), EVENT_NOT_FOUND.
+    result<prediction_event_detail> event(std::string_view provider,
+                                          std::string_view event_id) const;
+    /**
+     * `GET /v1/predictions/{provider}/markets`: markets, of one event (`eventId`) or all,
+     * filtered by `status`, paged with `limit` and `offset` as events.
+     * @par Errors VALIDATION_ERROR (`eventId`, `status`, `limit`, `offset`), EVENT_NOT_FOUND
+     * (an unknown `eventId`).
+     */
+    result<std::vector<gateway::prediction_market>>
+    prediction_markets(std::string_view provider, markets_params const& params = {}) const;
+    /// `GET /v1/predictions/{provider}/markets/{marketId}`: one market (spec 2.14).
+    /// @par Errors VALIDATION_ERROR (`marketId` empty), MARKET_NOT_FOUND.
+    result<gateway::prediction_market> prediction_market(std::string_view provider,
+                                                         std::string_view market_id) const;
+    /**
+     * `GET /v1/predictions/{provider}/tokens/{tokenId}/orderbook`: an outcome token's book in
+     * the orderbook shape (CONTRACT §4, `symbol` = tokenId), `depth` default 20.
+     * @par Errors VALIDATION_ERROR (`tokenId` empty, `depth`), MARKET_NOT_FOUND.
+     */
+    result<gateway::orderbook> token_orderbook(std::string_view provider, std::string_view token_id,
+                                               orderbook_params const& params = {}) const;
 
     /**
      * `GET /v1/{vertical}/{provider}/markets` (`perps` or `spot`): every market with the rules

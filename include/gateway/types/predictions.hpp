@@ -1,7 +1,8 @@
 #pragma once
 /**
  * @file predictions.hpp
- * Prediction markets: event (spec §2.13), market (§2.14) and outcome token.
+ * Prediction markets: event (spec §2.13), market (§2.14), outcome token, and the event detail
+ * (spec §4.6: "one event with full market details").
  *
  * Every `parse_<type>` reads with `json_fields` in the given mode: inbound is strict (unknown
  * field: VALIDATION_ERROR; non-object: INVALID_JSON), upstream is lenient (UPSTREAM_ERROR).
@@ -53,6 +54,22 @@ struct prediction_event {
     std::vector<event_market> markets;
 };
 
+/**
+ * One event with full market details (spec §4.6, `GET /v1/predictions/{provider}/events/{id}`):
+ * the event's fields (spec §2.13) with each market complete (spec §2.14: also `eventId`,
+ * `status`, `volume`), a superset of the listing's event.
+ */
+struct prediction_event_detail {
+    std::string event_id;
+    std::string title;
+    std::string category;
+    market_status status = market_status::active;
+    std::string end_date; ///< ISO 8601 UTC
+    decimal volume;
+    decimal liquidity;
+    std::vector<prediction_market> markets;
+};
+
 /// Reads an outcome token.
 GATEWAY_DECL result<prediction_token> parse_prediction_token(boost::json::value const& v,
                                                              strictness mode);
@@ -64,6 +81,9 @@ GATEWAY_DECL result<prediction_market> parse_prediction_market(boost::json::valu
 /// Reads a prediction event.
 GATEWAY_DECL result<prediction_event> parse_prediction_event(boost::json::value const& v,
                                                              strictness mode);
+/// Reads an event with its full markets.
+GATEWAY_DECL result<prediction_event_detail>
+parse_prediction_event_detail(boost::json::value const& v, strictness mode);
 
 /// JSON writers (one per type, contract keys).
 GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
@@ -74,6 +94,8 @@ GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv
                              prediction_market const& m);
 GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
                              prediction_event const& e);
+GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
+                             prediction_event_detail const& e);
 
 /// `try_value_to` readers: `parse_<type>` in upstream mode.
 GATEWAY_DECL boost::json::result<prediction_token>
@@ -84,6 +106,8 @@ GATEWAY_DECL boost::json::result<prediction_market>
 tag_invoke(boost::json::try_value_to_tag<prediction_market>, boost::json::value const& v);
 GATEWAY_DECL boost::json::result<prediction_event>
 tag_invoke(boost::json::try_value_to_tag<prediction_event>, boost::json::value const& v);
+GATEWAY_DECL boost::json::result<prediction_event_detail>
+tag_invoke(boost::json::try_value_to_tag<prediction_event_detail>, boost::json::value const& v);
 
 } // namespace gateway
 

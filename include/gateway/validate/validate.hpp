@@ -97,6 +97,13 @@ GATEWAY_DECL result<std::int64_t> parse_limit(std::optional<std::string_view> ra
                                               std::string_view field);
 
 /**
+ * Reads an `offset`-like parameter: absent gives 0; otherwise a non-negative decimal integer.
+ * @par Errors VALIDATION_ERROR naming `field`.
+ */
+GATEWAY_DECL result<std::int64_t> parse_offset(std::optional<std::string_view> raw,
+                                               std::string_view field);
+
+/**
  * Reads a millisecond timestamp parameter: absent gives nullopt; otherwise a non-negative
  * decimal integer.
  * @par Errors VALIDATION_ERROR naming `field`.
@@ -192,14 +199,19 @@ struct fills_params {
     static result<fills_params> from_query(Lookup&& lookup);
 };
 
-/// Query of gamma events (spec §4.6): `status`, `category`; `limit` default 25, 1..100.
+/**
+ * Query of prediction events (spec §4.6, §8; CONTRACT §4): `status`, `category` (matched
+ * case-insensitively by the provider); `limit` default 25, 1..100; `offset` default 0, the
+ * number of matching events to skip, so a client pages through every event.
+ */
 struct events_params {
     static constexpr std::int64_t default_limit = 25;
     static constexpr std::int64_t max_limit = 100;
 
     std::optional<market_status> status;
     std::optional<std::string> category;
-    std::optional<std::int64_t> limit; ///< `from_query` sets the default
+    std::optional<std::int64_t> limit;                 ///< `from_query` sets the default
+    std::optional<std::int64_t> offset = std::nullopt; ///< `from_query` sets the default (0)
 
     /// The set parameters.
     GATEWAY_DECL query_params to_query() const;
@@ -208,14 +220,18 @@ struct events_params {
     static result<events_params> from_query(Lookup&& lookup);
 };
 
-/// Query of gamma markets (CONTRACT §4): `eventId`, `status`; `limit` default 25, 1..100.
+/**
+ * Query of prediction markets (CONTRACT §4): `eventId` (an event's markets only), `status`;
+ * `limit` default 25, 1..100; `offset` default 0, as events.
+ */
 struct markets_params {
     static constexpr std::int64_t default_limit = 25;
     static constexpr std::int64_t max_limit = 100;
 
     std::optional<std::string> event_id;
     std::optional<market_status> status;
-    std::optional<std::int64_t> limit; ///< `from_query` sets the default
+    std::optional<std::int64_t> limit;                 ///< `from_query` sets the default
+    std::optional<std::int64_t> offset = std::nullopt; ///< `from_query` sets the default (0)
 
     /// The set parameters.
     GATEWAY_DECL query_params to_query() const;

@@ -7,8 +7,6 @@ namespace gateway::mocks::gamma {
 
 namespace {
 
-// Catalog ids derive from this constant, not from the mock's seed.
-constexpr std::uint64_t catalog_seed = 0x9a33a5eedULL;
 constexpr std::size_t token_digits = 77;
 
 struct market_seed {
@@ -35,11 +33,7 @@ market_def make_market(market_seed const& s, std::size_t event, event_def const&
                     std::string(s.outcome_no) + "\".";
     m.outcomes[0] = s.outcome_yes;
     m.outcomes[1] = s.outcome_no;
-    std::uint64_t const n = std::stoull(m.id);
-    m.condition_id = hash_hex(mix_seed(catalog_seed, n, 1));
-    m.question_id = hash_hex(mix_seed(catalog_seed, n, 2));
-    m.token_ids[0] = decimal_digits(mix_seed(catalog_seed, n, 3), token_digits);
-    m.token_ids[1] = decimal_digits(mix_seed(catalog_seed, n, 4), token_digits);
+    derive_ids(m);
     m.px_scale = s.px_scale;
     m.yes_px = s.yes_px;
     m.volume = s.volume;
@@ -48,6 +42,9 @@ market_def make_market(market_seed const& s, std::size_t event, event_def const&
     m.start_date = e.start_date;
     m.end_date = e.end_date;
     m.end_date_iso = e.end_date.substr(0, 10);
+    m.created_at = e.creation_date;
+    if (e.neg_risk)
+        m.neg_risk_request_id = hash_hex(mix_seed(catalog_seed, std::stoull(m.id), 5));
     m.event = event;
     return m;
 }
@@ -65,6 +62,7 @@ void close_market(market_def& m, bool resolved, char const* yes, char const* no,
                   char const* last_trade, std::string const& closed_time) {
     m.closed = true;
     m.resolved = resolved;
+    m.uma_status = resolved ? "resolved" : "proposed";
     m.final_prices[0] = yes;
     m.final_prices[1] = no;
     m.last_trade = last_trade;
@@ -72,6 +70,34 @@ void close_market(market_def& m, bool resolved, char const* yes, char const* no,
 }
 
 } // namespace
+
+void derive_ids(market_def& m) {
+    std::uint64_t const n = std::stoull(m.id);
+    m.condition_id = hash_hex(mix_seed(catalog_seed, n, 1));
+    m.question_id = hash_hex(mix_seed(catalog_seed, n, 2));
+    m.token_ids[0] = decimal_digits(mix_seed(catalog_seed, n, 3), token_digits);
+    m.token_ids[1] = decimal_digits(mix_seed(catalog_seed, n, 4), token_digits);
+}
+
+phase phase_of(market_def const& m) noexcept {
+    if (m.resolved)
+        return phase::resolved;
+    return m.closed ? phase::closed : phase::active;
+}
+
+phase phase_of(catalog const& c, event_def const& e) noexcept {
+    if (!e.closed)
+        return phase::active;
+    for (auto i : e.markets)
+        if (!c.markets[i].resolved)
+            return phase::closed;
+    return phase::resolved;
+}
+
+catalog const& shared_catalog() {
+    static catalog const c = build_catalog();
+    return c;
+}
 
 catalog build_catalog() {
     catalog c;
@@ -199,6 +225,7 @@ catalog build_catalog() {
         close_market(m[m.size() - 2], true, "1", "0", "0.999", "2024-11-07 15:30:40+00");
         close_market(m[m.size() - 1], true, "0", "1", "0.001", "2024-11-07 15:30:40+00");
     }
+    add_generated_events(c);
     return c;
 }
 

@@ -2,18 +2,22 @@
 /**
  * @file gamma_router.hpp
  * Mock of upstream "gamma" (Polymarket; upstreams/gamma.md §1, §2, §3, §6). One port serves
- * both hosts: the Gamma catalog at `/` and the CLOB under `/clob`.
+ * both hosts: the Gamma catalog at `/` and the CLOB under `/clob` (gamma_clob.hpp).
  *
- * Catalog: `GET /events` (query `closed`, `active`, `archived`, `id`, `slug`, `tag_slug`,
- * `tag_id`, `limit`, `offset`), `GET /events/{id}`, `GET /markets` (also `clob_token_ids`,
- * `condition_ids`), `GET /markets/{id}`; markets carry the JSON-in-a-string fields
- * `outcomes`, `outcomePrices`, `clobTokenIds` and gamma.md §2.1's string/number quirks.
- * CLOB: `GET /clob/` -> `"OK"`, `/clob/time`, `/clob/book`, `/clob/price`, `/clob/midpoint`;
- * errors `{"error":"..."}` (400 `Invalid token id`, 404 `No orderbook exists for the
- * requested token id`).
+ * Catalog (gamma_catalog.hpp, gamma_query.hpp): `GET /events` and `GET /markets` (bare arrays;
+ * limit/offset paging, at most 500 a page; order/ascending; filters), `GET /events/{id}`,
+ * `GET /events/slug/{slug}`, `GET /events/{id}/tags`, `GET /markets/{id}`,
+ * `GET /markets/slug/{slug}`, `GET /markets/{id}/tags`. Markets carry the JSON-in-a-string
+ * fields `outcomes`, `outcomePrices`, `clobTokenIds` and gamma.md §2.1's string/number quirks.
+ * Catalog errors (their body is UNCONFIRMED upstream, gamma.md §9.2): 404 `{"error":"not
+ * found"}`, 400 `{"error":"invalid query parameter: <name>"}`, 405 `{"error":"method not
+ * allowed"}`.
  *
- * Market-state symbols are the outcome token ids of active markets; a NO token's price is
- * the complement of its YES token's.
+ * Request budgets per client address (gamma_limits.hpp) unless `mock_options::rate_limits` is
+ * off: over one, 429 `{"error":"Too Many Requests"}` with `Retry-After` (seconds).
+ *
+ * Market-state symbols are the outcome token ids of open markets with a book; a NO token's
+ * price is the complement of its YES token's.
  */
 #include "../common/market_state.hpp"
 #include "../common/upstream.hpp"
@@ -25,6 +29,7 @@
 
 namespace gateway::mocks::gamma {
 
+/// The market_state specs of the shared catalog.
 std::vector<market_spec> market_specs();
 
 std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options);

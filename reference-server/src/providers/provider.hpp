@@ -28,6 +28,7 @@
 #include <gateway/types/enums.hpp>
 #include <gateway/types/market.hpp>
 #include <gateway/types/orders.hpp>
+#include <gateway/types/predictions.hpp>
 #include <gateway/types/provider.hpp>
 #include <gateway/types/rwas.hpp>
 #include <gateway/validate/validate.hpp>
@@ -94,6 +95,34 @@ public:
     virtual async_result<std::vector<dex>> dexes(call_context const& ctx) = 0;
     virtual async_result<dex_detail> detail(call_context const& ctx, std::string const& name) = 0;
     virtual async_result<dex_status> status(call_context const& ctx, std::string const& name) = 0;
+};
+
+/**
+ * Prediction-market reads (spec 4.6, 2.13, 2.14; CONTRACT §4): events and markets of the
+ * provider's catalog with their outcome tokens' prices, and a token's order book. Listings are
+ * filtered by the provider (status, category) and paged with `limit` and `offset` over the
+ * filtered list, however the upstream pages its own catalog.
+ */
+class predictions_reads {
+public:
+    virtual ~predictions_reads() = default;
+    /// Events (spec 2.13), by `status` and `category`, `limit` after `offset` matches.
+    /// @par Errors VALIDATION_ERROR (`offset` deeper than the provider pages), upstream errors.
+    virtual async_result<std::vector<prediction_event>> events(call_context const& ctx,
+                                                               events_params const& p) = 0;
+    /// One event with its full markets. @par Errors EVENT_NOT_FOUND, upstream errors.
+    virtual async_result<prediction_event_detail> event(call_context const& ctx,
+                                                        std::string const& event_id) = 0;
+    /// Markets (spec 2.14): of one event (EVENT_NOT_FOUND) or all, by `status`, paged.
+    virtual async_result<std::vector<prediction_market>> markets(call_context const& ctx,
+                                                                 markets_params const& p) = 0;
+    /// One market. @par Errors MARKET_NOT_FOUND, upstream errors.
+    virtual async_result<prediction_market> market(call_context const& ctx,
+                                                   std::string const& market_id) = 0;
+    /// An outcome token's order book (CONTRACT §4 shape, `symbol` = the token id).
+    /// @par Errors MARKET_NOT_FOUND (no such token, or no book), upstream errors.
+    virtual async_result<orderbook> book(call_context const& ctx, std::string const& token_id,
+                                         orderbook_params const& p) = 0;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +213,7 @@ struct network_capabilities {
     std::shared_ptr<spot_reads> spot;
     std::shared_ptr<rwas_reads> rwas;
     std::shared_ptr<signed_trading> trading;
+    std::shared_ptr<predictions_reads> predictions = nullptr;
 };
 
 /// One provider module (providers/<alias>/): catalog row, health probe, and its capabilities per
@@ -234,6 +264,7 @@ public:
     result<perps_reads*> perps(std::string_view alias, bool testnet) const;
     result<spot_reads*> spot(std::string_view alias, bool testnet) const;
     result<rwas_reads*> rwas(std::string_view alias, bool testnet) const;
+    result<predictions_reads*> predictions(std::string_view alias, bool testnet) const;
     result<signed_trading*> trading(std::string_view alias, vertical v, bool testnet) const;
 
 private:

@@ -70,6 +70,11 @@ result<rwas_reads*> registry::rwas(std::string_view alias, bool testnet) const {
     return capability(resolve(alias, vertical::rwas, testnet), &network_capabilities::rwas, alias);
 }
 
+result<predictions_reads*> registry::predictions(std::string_view alias, bool testnet) const {
+    return capability(resolve(alias, vertical::predictions, testnet),
+                      &network_capabilities::predictions, alias);
+}
+
 result<signed_trading*> registry::trading(std::string_view alias, vertical v, bool testnet) const {
     return capability(resolve(alias, v, testnet), &network_capabilities::trading, alias);
 }

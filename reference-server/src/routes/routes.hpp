@@ -51,6 +51,8 @@ void add_market_routes(router& r, registry const& providers);
 void add_account_read_routes(router& r, registry const& providers);
 /// Real-world-asset dexes (spec 4.5; CONTRACT §4).
 void add_rwas_routes(router& r, registry const& providers);
+/// Prediction-market reads (spec 4.6; CONTRACT §4): events, markets, token order books.
+void add_prediction_routes(router& r, registry const& providers);
 /// Signed writes and typed-data (CONTRACT §5-6).
 void add_trading_routes(router& r, trading_env& env);
 /// Spec 5.1 / CONTRACT §9: the settings pages (`/account...`, HTML) and the JSON account API

@@ -257,6 +257,66 @@ GATEWAY_IO_DECL result<gateway::dex_status> client::dex_status(std::string_view 
         {}, [](auto const& v, strictness m) { return parse_dex_status(v, m); });
 }
 
+namespace detail {
+/// A non-empty path id (`field` names it), percent-encoded as one segment.
+inline result<std::string> id_segment(std::string_view id, std::string_view field) {
+    if (id.empty())
+        return field_error(field, "'" + std::string(field) + "' must not be empty.");
+    return client::encode_segment(id);
+}
+} // namespace detail
+
+GATEWAY_IO_DECL result<std::vector<prediction_event>>
+client::events(std::string_view provider, events_params const& params) const {
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_list<prediction_event>(
+        vertical_path("/predictions/" + encode_segment(provider) + "/events"), params.to_query(),
+        [](auto const& v, strictness m) { return parse_prediction_event(v, m); }, "events");
+}
+
+GATEWAY_IO_DECL result<prediction_event_detail> client::event(std::string_view provider,
+                                                              std::string_view event_id) const {
+    auto id = detail::id_segment(event_id, "eventId");
+    if (!id)
+        return id.error();
+    return get_as<prediction_event_detail>(
+        vertical_path("/predictions/" + encode_segment(provider) + "/events/" + *id), {},
+        [](auto const& v, strictness m) { return parse_prediction_event_detail(v, m); });
+}
+
+GATEWAY_IO_DECL result<std::vector<prediction_market>>
+client::prediction_markets(std::string_view provider, markets_params const& params) const {
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_list<gateway::prediction_market>(
+        vertical_path("/predictions/" + encode_segment(provider) + "/markets"), params.to_query(),
+        [](auto const& v, strictness m) { return parse_prediction_market(v, m); }, "markets");
+}
+
+GATEWAY_IO_DECL result<prediction_market>
+client::prediction_market(std::string_view provider, std::string_view market_id) const {
+    auto id = detail::id_segment(market_id, "marketId");
+    if (!id)
+        return id.error();
+    return get_as<gateway::prediction_market>(
+        vertical_path("/predictions/" + encode_segment(provider) + "/markets/" + *id), {},
+        [](auto const& v, strictness m) { return parse_prediction_market(v, m); });
+}
+
+GATEWAY_IO_DECL result<orderbook> client::token_orderbook(std::string_view provider,
+                                                          std::string_view token_id,
+                                                          orderbook_params const& params) const {
+    auto id = detail::id_segment(token_id, "tokenId");
+    if (!id)
+        return id.error();
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    return get_as<gateway::orderbook>(
+        vertical_path("/predictions/" + encode_segment(provider) + "/tokens/" + *id + "/orderbook"),
+        params.to_query(), [](auto const& v, strictness m) { return parse_orderbook(v, m); });
+}
+
 GATEWAY_IO_DECL result<std::vector<market_info>> client::markets(vertical v,
                                                                  std::string_view provider) const {
     return get_list<market_info>(vertical_path("/" + std::string(to_string(v)) + "/" +

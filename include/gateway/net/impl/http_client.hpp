@@ -18,7 +18,12 @@ namespace gateway::net {
 
 struct http_client::connection {
     explicit connection(boost::asio::any_io_executor const& ex)
-        : plain(ex) {}
+        : plain(ex) {
+        // Beast reads at most the buffer's free capacity at a time (at least 512 bytes): without
+        // room, a large answer arrives 512 bytes a read, each an I/O completion.
+        buffer.reserve(read_buffer_size);
+    }
+    static constexpr std::size_t read_buffer_size = 64 * 1024;
     boost::beast::tcp_stream plain;
     std::unique_ptr<boost::beast::ssl_stream<boost::beast::tcp_stream&>> tls;
     boost::beast::flat_buffer buffer;

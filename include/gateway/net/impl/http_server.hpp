@@ -389,6 +389,9 @@ inline bool http_server::shed_oldest_idle(bool wake_acceptor) {
 inline void http_server::admit(tcp::socket socket) {
     boost::system::error_code rec;
     auto remote = socket.remote_endpoint(rec);
+    // Answers leave at once: with Nagle's algorithm the last segment of a large answer waits
+    // for the client's delayed ACK (up to 40 ms on Linux).
+    socket.set_option(tcp::no_delay(true), rec);
     auto c = std::make_shared<connection>(std::move(socket), remote);
     bool room = false;
     {

@@ -42,10 +42,10 @@ GATEWAY_DECL result<prediction_market> parse_prediction_market(boost::json::valu
     return detail::finish(f, std::move(m));
 }
 
-GATEWAY_DECL result<prediction_event> parse_prediction_event(boost::json::value const& v,
-                                                             strictness mode) {
-    json_fields f(v, mode, "prediction event");
-    prediction_event e;
+namespace detail {
+// The event fields but `markets`, shared by `prediction_event` and `prediction_event_detail`.
+template <class Event>
+void read_event_fields(json_fields& f, Event& e) {
     f.required("eventId", e.event_id);
     f.required("title", e.title);
     f.required("category", e.category);
@@ -53,7 +53,36 @@ GATEWAY_DECL result<prediction_event> parse_prediction_event(boost::json::value 
     f.required("endDate", e.end_date);
     f.required("volume", e.volume);
     f.required("liquidity", e.liquidity);
+}
+
+template <class Event>
+boost::json::value write_event(Event const& e) {
+    return make_object({{"eventId", e.event_id},
+                        {"title", e.title},
+                        {"category", e.category},
+                        {"status", e.status},
+                        {"endDate", e.end_date},
+                        {"volume", e.volume},
+                        {"liquidity", e.liquidity},
+                        {"markets", e.markets}});
+}
+} // namespace detail
+
+GATEWAY_DECL result<prediction_event> parse_prediction_event(boost::json::value const& v,
+                                                             strictness mode) {
+    json_fields f(v, mode, "prediction event");
+    prediction_event e;
+    detail::read_event_fields(f, e);
     f.required("markets", e.markets, parse_event_market);
+    return detail::finish(f, std::move(e));
+}
+
+GATEWAY_DECL result<prediction_event_detail>
+parse_prediction_event_detail(boost::json::value const& v, strictness mode) {
+    json_fields f(v, mode, "prediction event");
+    prediction_event_detail e;
+    detail::read_event_fields(f, e);
+    f.required("markets", e.markets, parse_prediction_market);
     return detail::finish(f, std::move(e));
 }
 
@@ -83,14 +112,12 @@ GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv
 
 GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
                              prediction_event const& e) {
-    jv = detail::make_object({{"eventId", e.event_id},
-                              {"title", e.title},
-                              {"category", e.category},
-                              {"status", e.status},
-                              {"endDate", e.end_date},
-                              {"volume", e.volume},
-                              {"liquidity", e.liquidity},
-                              {"markets", e.markets}});
+    jv = detail::write_event(e);
+}
+
+GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv,
+                             prediction_event_detail const& e) {
+    jv = detail::write_event(e);
 }
 
 GATEWAY_DECL boost::json::result<prediction_token>
@@ -108,6 +135,10 @@ tag_invoke(boost::json::try_value_to_tag<prediction_market>, boost::json::value 
 GATEWAY_DECL boost::json::result<prediction_event>
 tag_invoke(boost::json::try_value_to_tag<prediction_event>, boost::json::value const& v) {
     return detail::to_json_result(parse_prediction_event(v, strictness::upstream));
+}
+GATEWAY_DECL boost::json::result<prediction_event_detail>
+tag_invoke(boost::json::try_value_to_tag<prediction_event_detail>, boost::json::value const& v) {
+    return detail::to_json_result(parse_prediction_event_detail(v, strictness::upstream));
 }
 
 } // namespace gateway

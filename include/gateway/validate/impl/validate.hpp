@@ -199,6 +199,17 @@ GATEWAY_DECL result<std::int64_t> parse_limit(std::optional<std::string_view> ra
     return n;
 }
 
+GATEWAY_DECL result<std::int64_t> parse_offset(std::optional<std::string_view> raw,
+                                               std::string_view field) {
+    if (!raw)
+        return std::int64_t{0};
+    std::int64_t n = 0;
+    auto const [p, ec] = std::from_chars(raw->data(), raw->data() + raw->size(), n);
+    if (raw->empty() || ec != std::errc{} || p != raw->data() + raw->size() || n < 0)
+        return field_error(field, "'" + std::string(field) + "' must be a non-negative integer.");
+    return n;
+}
+
 GATEWAY_DECL result<std::optional<std::int64_t>> parse_time_ms(std::optional<std::string_view> raw,
                                                                std::string_view field) {
     if (!raw)
@@ -326,6 +337,7 @@ GATEWAY_DECL query_params events_params::to_query() const {
     if (category)
         q.emplace_back("category", *category);
     detail::put_number(q, "limit", limit);
+    detail::put_number(q, "offset", offset);
     return q;
 }
 
@@ -340,7 +352,10 @@ result<events_params> events_params::from_query(Lookup&& lookup) {
     auto limit = parse_limit(lookup("limit"), default_limit, max_limit, "limit");
     if (!limit)
         return limit.error();
-    return events_params{*status, std::move(*category), *limit};
+    auto offset = parse_offset(lookup("offset"), "offset");
+    if (!offset)
+        return offset.error();
+    return events_params{*status, std::move(*category), *limit, *offset};
 }
 
 GATEWAY_DECL query_params markets_params::to_query() const {
@@ -350,6 +365,7 @@ GATEWAY_DECL query_params markets_params::to_query() const {
     if (status)
         q.emplace_back("status", to_string(*status));
     detail::put_number(q, "limit", limit);
+    detail::put_number(q, "offset", offset);
     return q;
 }
 
@@ -364,7 +380,10 @@ result<markets_params> markets_params::from_query(Lookup&& lookup) {
     auto limit = parse_limit(lookup("limit"), default_limit, max_limit, "limit");
     if (!limit)
         return limit.error();
-    return markets_params{std::move(*event_id), *status, *limit};
+    auto offset = parse_offset(lookup("offset"), "offset");
+    if (!offset)
+        return offset.error();
+    return markets_params{std::move(*event_id), *status, *limit, *offset};
 }
 
 template <query_params_type P>

@@ -1,0 +1,57 @@
+#pragma once
+/**
+ * @file errors.hpp
+ * gamma's (Polymarket's) error bodies and texts, `upstreams/gamma.md` §3.2, §3.3 and §6: the
+ * `{"error":"<message>"}` bodies mock-gamma answers and the gateway reads. One table for both.
+ *
+ * The CLOB's texts are the upstream's (gamma.md §6). The catalog's error bodies are UNCONFIRMED
+ * (gamma.md §2.4, §9.2); mock-gamma answers the CLOB's shape with the text `not found`.
+ */
+#include <gateway/config.hpp>
+
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gateway::wire::gamma {
+
+/// One upstream error: its fixed text and the HTTP status it comes with.
+struct error_def {
+    std::string_view msg;
+    unsigned http_status;
+};
+
+/// A missing or malformed `token_id` (CLOB).
+inline constexpr error_def invalid_token_id{"Invalid token id", 400};
+/// A token without a book: unknown, or its market closed (CLOB `/book`, `/midpoint`, `/price`).
+inline constexpr error_def no_orderbook{"No orderbook exists for the requested token id", 404};
+/// A batch body that is not an array of `{"token_id":...}` (CLOB `/books`, `/midpoints`).
+inline constexpr error_def invalid_payload{"Invalid payload", 400};
+/// A batch of more than `max_batch` items (CLOB).
+inline constexpr error_def payload_too_large{"Payload exceeds the limit", 400};
+/// An unknown market (CLOB `/tick-size`).
+inline constexpr error_def market_not_found{"market not found", 404};
+/// An unknown event or market id (catalog; UNCONFIRMED text, mock-gamma's).
+inline constexpr error_def catalog_not_found{"not found", 404};
+
+/// The error body `{"error":"<message>"}`, compact.
+GATEWAY_DECL std::string error_body(std::string_view message) {
+    boost::json::object o;
+    o["error"] = message;
+    return boost::json::serialize(o);
+}
+
+/// The message of an error body (`{"error":"..."}`), if `v` is one.
+GATEWAY_DECL std::optional<std::string> error_message(boost::json::value const& v) {
+    auto const* o = v.if_object();
+    auto const* e = o ? o->if_contains("error") : nullptr;
+    if (!e || !e->is_string())
+        return std::nullopt;
+    return std::string(e->get_string());
+}
+
+} // namespace gateway::wire::gamma

@@ -1,0 +1,117 @@
+#pragma once
+/**
+ * @file requests.hpp
+ * Pure builders of gamma's (Polymarket's) public read requests, `upstreams/gamma.md` §2-3: the one
+ * place that spells the catalog's and the CLOB's paths and parameters, used by the gateway and by
+ * anyone testing against mock-gamma. No I/O.
+ *
+ * gamma has two upstreams on two hosts: the Gamma catalog (events and markets, no auth) and the
+ * CLOB (order books and prices). Paths here are relative to each one's base address (mock-gamma
+ * serves the catalog at `/` and the CLOB under `/clob` of one port).
+ */
+#include <gateway/config.hpp>
+#include <gateway/util/percent.hpp>
+
+#include <boost/json/array.hpp>
+#include <boost/json/object.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gateway::wire::gamma {
+
+// ---- Catalog (gamma.md §2) -----------------------------------------------------------------
+
+/// `GET /events`: a bare array of events, each with its markets.
+inline constexpr std::string_view events_path = "/events";
+/// `GET /markets`: a bare array of markets, each with an `events` back-reference.
+inline constexpr std::string_view markets_path = "/markets";
+/// The largest page the catalog is reported to serve (gamma.md §2.1, [OBS]).
+inline constexpr std::size_t max_catalog_page = 500;
+
+/// `GET /events/{id}`: one event. Ids are numeric text (gamma.md §2.1).
+GATEWAY_DECL std::string event_path(std::string_view id) {
+    return std::string(events_path) + "/" + util::percent_encode(id);
+}
+
+/// `GET /markets/{id}`: one market.
+GATEWAY_DECL std::string market_path(std::string_view id) {
+    return std::string(markets_path) + "/" + util::percent_encode(id);
+}
+
+/**
+ * The query of one catalog page (`/events` or `/markets`): `closed` always sent explicitly,
+ * because the upstream's default differs between endpoints and over time (gamma.md §2.1), then
+ * `limit` and `offset`.
+ */
+GATEWAY_DECL query_params catalog_page(bool closed, std::size_t limit, std::size_t offset) {
+    return {{"closed", closed ? "true" : "false"},
+            {"limit", std::to_string(limit)},
+            {"offset", std::to_string(offset)}};
+}
+
+/// Whether `id` can name a catalog event or market: non-empty decimal digits (gamma.md §2.1).
+GATEWAY_DECL constexpr bool is_catalog_id(std::string_view id) noexcept {
+    return !id.empty() && id.size() <= 20 &&
+           std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+// ---- CLOB public market data (gamma.md §3) -------------------------------------------------
+
+/// `GET /` answers `"OK"` (the gateway's health probe).
+inline constexpr std::string_view ok_path = "/";
+/// `GET /time`: unix seconds.
+inline constexpr std::string_view time_path = "/time";
+/// `GET /book?token_id=T`: one token's book (bids ascending, asks descending).
+inline constexpr std::string_view book_path = "/book";
+/// `POST /books` `[{"token_id":T},...]`: several books.
+inline constexpr std::string_view books_path = "/books";
+/// `GET /midpoint?token_id=T` -> `{"mid":"0.425"}`.
+inline constexpr std::string_view midpoint_path = "/midpoint";
+/// `POST /midpoints` `[{"token_id":T},...]` -> `{"T":"0.425",...}`.
+inline constexpr std::string_view midpoints_path = "/midpoints";
+/// `GET /price?token_id=T&side=BUY|SELL`; `POST /prices`.
+inline constexpr std::string_view price_path = "/price";
+inline constexpr std::string_view prices_path = "/prices";
+/// `GET /tick-size?token_id=T`, `GET /neg-risk?token_id=T`.
+inline constexpr std::string_view tick_size_path = "/tick-size";
+inline constexpr std::string_view neg_risk_path = "/neg-risk";
+
+/// The most tokens one batch request (`/books`, and taken to hold for `/midpoints` and
+/// `/prices`, UNCONFIRMED) may carry (gamma.md §3.3).
+inline constexpr std::size_t max_batch = 500;
+
+/// Whether `token` can be an outcome token id: decimal digits (a uint256, at most 78 of them).
+GATEWAY_DECL constexpr bool is_token_id(std::string_view token) noexcept {
+    return !token.empty() && token.size() <= 78 &&
+           std::all_of(token.begin(), token.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// The query naming one token: `token_id=T`.
+GATEWAY_DECL query_params token_query(std::string_view token) {
+    return {{"token_id", std::string(token)}};
+}
+
+/// The body of a batch read (`/books`, `/midpoints`): `[{"token_id":"T1"},{"token_id":"T2"}]`,
+/// compact, in the given order.
+GATEWAY_DECL std::string token_batch(std::vector<std::string> const& tokens) {
+    boost::json::array a;
+    a.reserve(tokens.size());
+    for (auto const& t : tokens) {
+        boost::json::object o;
+        o["token_id"] = t;
+        a.push_back(std::move(o));
+    }
+    return boost::json::serialize(a);
+}
+
+/// `path` with its query (`?token_id=...`; nothing when empty).
+GATEWAY_DECL std::string target(std::string_view path, query_params const& query) {
+    return std::string(path) + util::encode_query(query);
+}
+
+} // namespace gateway::wire::gamma

@@ -1,0 +1,78 @@
+#include "gamma_limits.hpp"
+
+#include <array>
+
+namespace gateway::mocks::gamma {
+
+namespace {
+
+budget const gamma_general{"gamma", 4000};
+budget const gamma_events{"gamma /events", 500};
+budget const gamma_markets{"gamma /markets", 300};
+budget const gamma_listing{"gamma /markets+/events listing", 900};
+budget const clob_general{"clob", 9000};
+
+struct clob_endpoint {
+    std::string_view path;
+    budget limit;
+};
+
+std::array<clob_endpoint, 7> const clob_endpoints{{{"/clob/book", {"clob /book", 1500}},
+                                                   {"/clob/books", {"clob /books", 500}},
+                                                   {"/clob/price", {"clob /price", 1500}},
+                                                   {"/clob/prices", {"clob /prices", 500}},
+                                                   {"/clob/midpoint", {"clob /midpoint", 1500}},
+                                                   {"/clob/midpoints", {"clob /midpoints", 500}},
+                                                   {"/clob/tick-size", {"clob /tick-size", 200}}}};
+
+bool under(std::string_view path, std::string_view root) {
+    return path == root ||
+           (path.size() > root.size() && path.starts_with(root) && path[root.size()] == '/');
+}
+
+} // namespace
+
+std::vector<budget const*> budgets_for(std::string_view path) {
+    std::vector<budget const*> out;
+    if (under(path, "/clob")) {
+        out.push_back(&clob_general);
+        for (auto const& e : clob_endpoints)
+            if (path == e.path)
+                out.push_back(&e.limit);
+        return out;
+    }
+    out.push_back(&gamma_general);
+    if (under(path, "/events"))
+        out.push_back(&gamma_events);
+    if (under(path, "/markets"))
+        out.push_back(&gamma_markets);
+    if (path == "/events" || path == "/markets")
+        out.push_back(&gamma_listing);
+    return out;
+}
+
+request_budgets::verdict request_budgets::admit(std::string const& client,
+                                                std::vector<budget const*> const& budgets,
+                                                clock::time_point now) {
+    verdict v;
+    if (!enabled_)
+        return v;
+    std::lock_guard lock(m_);
+    for (auto const* b : budgets) {
+        auto& q = used_[{client, b->name}];
+        while (!q.empty() && now - q.front() >= window_)
+            q.pop_front();
+        if (q.size() >= b->limit && v.admitted) {
+            v.admitted = false;
+            v.spent = b;
+            v.retry = std::chrono::ceil<std::chrono::milliseconds>(q.front() + window_ - now);
+        }
+    }
+    if (!v.admitted)
+        return v;
+    for (auto const* b : budgets)
+        used_[{client, b->name}].push_back(now);
+    return v;
+}
+
+} // namespace gateway::mocks::gamma
