@@ -33,8 +33,8 @@ if [[ $mode != --smoke && $mode != --long ]]; then
   sed -n '2,18p' "$0" >&2
   exit 2
 fi
-all_targets=(http_request decimal_address client_bodies router alpha_info alpha_exchange beta_rest eip712
-             msgpack)
+all_targets=(http_request decimal_address client_bodies router alpha_info alpha_exchange beta_rest
+             gamma_rest eip712 msgpack)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 
 for tool in clang++-14 cmake ninja; do

@@ -7,7 +7,8 @@ seeds next to them are kept. Run from the repository root when the fixtures chan
 Sources: tests/fixtures/alpha/bodies (alpha /info bodies) and /work/shared/fixtures/alpha (the
 Python SDK's recorded /info answers and ccxt's recorded /info and /exchange bodies);
 tests/fixtures/beta/beta-md.json (beta.md's bodies) and /work/shared/fixtures/beta (ccxt's
-recorded Aster answers) for beta_rest. Every array
+recorded Aster answers) for beta_rest; tests/fixtures/gamma/gamma-md.json and
+/work/shared/fixtures/gamma (ccxt's recorded Polymarket answers) for gamma_rest. Every array
 is cut to its first 6 items: the shapes matter, not the volume (and libFuzzer's input length
 limit follows the largest seed).
 """
@@ -21,6 +22,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 CORPUS = os.path.join(ROOT, "tests", "fuzz", "corpus")
 SHARED = os.environ.get("GATEWAY_SHARED_FIXTURES", "/work/shared/fixtures/alpha")
 SHARED_BETA = os.path.join(os.path.dirname(SHARED), "beta")
+SHARED_GAMMA = os.path.join(os.path.dirname(SHARED), "gamma")
 MAX_ITEMS = 6
 
 
@@ -60,7 +62,7 @@ def requests_of(doc):
 
 
 def main():
-    for target in ("alpha_info", "alpha_exchange", "beta_rest", "msgpack"):
+    for target in ("alpha_info", "alpha_exchange", "beta_rest", "gamma_rest", "msgpack"):
         for old in glob.glob(os.path.join(CORPUS, target, "fx-*")):
             os.remove(old)
     seen = set()
@@ -92,6 +94,7 @@ def main():
             if isinstance(body, dict) and isinstance(body.get("action"), dict):
                 write("msgpack", name, compact(body["action"]), seen)
     beta_seeds(seen)
+    gamma_seeds(seen)
     return 0
 
 
@@ -107,6 +110,19 @@ def beta_seeds(seen):
         for e in doc.get("entries", []):
             if e.get("httpResponse") is not None:
                 write("beta_rest", name, compact(e["httpResponse"]), seen)
+
+
+def gamma_seeds(seen):
+    with open(os.path.join(ROOT, "tests/fixtures/gamma/gamma-md.json")) as f:
+        for name, body in json.load(f)["bodies"].items():
+            write("gamma_rest", "md-" + name, compact(body), seen)
+    for path in sorted(glob.glob(os.path.join(SHARED_GAMMA, "ccxt-*.json"))):
+        name = os.path.splitext(os.path.basename(path))[0]
+        with open(path) as f:
+            doc = json.load(f)
+        for e in doc.get("entries", []):
+            if e.get("httpResponse") is not None:
+                write("gamma_rest", name, compact(e["httpResponse"]), seen)
 
 
 if __name__ == "__main__":
