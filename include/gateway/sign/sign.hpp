@@ -11,4 +11,5 @@
 #include <gateway/sign/hmac.hpp>
 #include <gateway/sign/keccak.hpp>
 #include <gateway/sign/msgpack.hpp>
+#include <gateway/sign/nonce.hpp>
 #include <gateway/sign/secp256k1.hpp>

@@ -25,6 +25,7 @@
 #include <gateway/providers/beta/signing.hpp>
 #include <gateway/result.hpp>
 #include <gateway/sign/keccak.hpp>
+#include <gateway/sign/nonce.hpp>
 #include <gateway/sign/secp256k1.hpp>
 #include <gateway/types/address.hpp>
 #include <gateway/types/decimal.hpp>
@@ -167,9 +168,8 @@ private:
     bool testnet_ = false;
 };
 
-/// A nonce for a new request: now in ms, or one more than the last one this process handed
-/// out if that is not smaller. Thread-safe.
-GATEWAY_DECL std::int64_t next_nonce_ms();
+/// A nonce for a new request (gateway/sign/nonce.hpp: ms, strictly increasing, thread-safe).
+using gateway::sign::next_nonce_ms;
 
 } // namespace gateway::sign::beta
 

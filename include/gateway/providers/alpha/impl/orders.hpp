@@ -5,9 +5,7 @@
 #include <boost/json/array.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
-#include <chrono>
 #include <limits>
 #include <utility>
 
@@ -230,19 +228,6 @@ GATEWAY_DECL result<decimal> market_order_price(decimal const& mid, gateway::sid
     if (!rounded)
         return rounded.error();
     return decimal::parse(*rounded, "price");
-}
-
-GATEWAY_DECL std::int64_t next_nonce_ms() {
-    static std::atomic<std::int64_t> last{0};
-    std::int64_t const now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                                 std::chrono::system_clock::now().time_since_epoch())
-                                 .count();
-    std::int64_t prev = last.load(std::memory_order_relaxed);
-    std::int64_t next = 0;
-    do {
-        next = std::max(now, prev + 1);
-    } while (!last.compare_exchange_weak(prev, next, std::memory_order_relaxed));
-    return next;
 }
 
 // ------------------------------------------------------------------------------------------
