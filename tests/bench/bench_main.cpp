@@ -44,7 +44,8 @@ constexpr entry benches[] = {
     {"beta_reads", gateway_bench::beta_reads::run,
      "[n]: latency gatewayd adds to beta reads over mock-beta (p50/p99)"},
     {"gamma_reads", gateway_bench::gamma_reads::run,
-     "[n]: latency gatewayd adds to gamma reads over mock-gamma; upstream calls of events?limit=100"},
+     "[n]: latency gatewayd adds to gamma reads over mock-gamma; upstream calls of "
+     "events?limit=100"},
     {"alpha_trading", gateway_bench::alpha_trading::run,
      "[n]: alpha signature verifications per core; latency a signed order adds"},
     {"beta_trading", gateway_bench::beta_trading::run,
