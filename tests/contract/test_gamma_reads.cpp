@@ -292,7 +292,7 @@ TEST_CASE("gamma events: a category filter walks every upstream page, case-insen
     }
 }
 
-TEST_CASE("gamma events: a client pages through everything with offset; the gateway resumes "
+TEST_CASE("gamma events: a client pages through everything with offset, and the gateway resumes "
           "where the previous page ended",
           "[contract][gamma]") {
     auto clob = start_clob_mock();
@@ -545,7 +545,7 @@ TEST_CASE("gamma token orderbook: the CLOB's book in the contract shape, cut to 
 // ---------------------------------------------------------------------------------------------
 // Errors (CONTRACT §2) and testnet (§7)
 
-TEST_CASE("gamma read errors: unknown event, market or token 404; bad parameters 400 naming the "
+TEST_CASE("gamma read errors: unknown event, market or token 404, bad parameters 400 naming the "
           "field",
           "[contract][gamma]") {
     auto clob = start_clob_mock();

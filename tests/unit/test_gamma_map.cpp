@@ -368,9 +368,10 @@ TEST_CASE("gamma category: the event's category, else its first tag's label, els
 // ---------------------------------------------------------------------------------------------
 // Prices from the CLOB
 
-TEST_CASE("gamma midpoints: gamma.md's body, numbers too; a token without one keeps the catalog "
-          "price",
-          "[unit][gamma]") {
+TEST_CASE(
+    "gamma midpoints: gamma.md's body, numbers too, and a token without one keeps the catalog "
+    "price",
+    "[unit][gamma]") {
     auto mids = g::parse_midpoints(gamma_doc("midpoints"));
     REQUIRE(mids);
     REQUIRE(mids->size() == 1);
@@ -439,7 +440,7 @@ TEST_CASE("gamma book: ccxt's recorded /book, bids high to low and asks low to h
     CHECK(two->asks[1].price.str() == "0.996");
 }
 
-TEST_CASE("gamma book: gamma.md's body; empty or missing sides; garbage refused", "[unit][gamma]") {
+TEST_CASE("gamma book: gamma.md's body, empty or missing sides, garbage refused", "[unit][gamma]") {
     auto book = g::to_orderbook(gamma_doc("book"), "T", 20);
     REQUIRE(book);
     CHECK(json::value_from(*book) == json::parse(R"({"symbol":"T",
