@@ -43,6 +43,10 @@ std::chrono::milliseconds budget_guard(std::chrono::milliseconds window) {
 
 } // namespace
 
+net::url upstream_base(std::string const& url) {
+    return net::url::parse(url).value_or(net::url{"http", "127.0.0.1", "9", ""});
+}
+
 upstream_channel::upstream_channel(asio::any_io_executor const& ex, net::http_client& http,
                                    util::clock const& time, channel_options options)
     : ex_(ex)

@@ -62,6 +62,10 @@ struct channel_options {
     std::function<api_error(upstream_answer const&)> read_error;
 };
 
+/// The base of an upstream configured as `url`. An unset or malformed url (a test configuration
+/// without upstreams) is a closed local port, so every call fails as unreachable (503).
+net::url upstream_base(std::string const& url);
+
 /// One upstream request.
 struct upstream_call {
     boost::beast::http::verb method = boost::beast::http::verb::get;

@@ -40,9 +40,7 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
     network_options o;
     o.testnet = testnet;
     o.channel.name = testnet ? "alpha testnet" : "alpha";
-    // Unset (a test configuration without upstreams): calls fail as unreachable, 503.
-    o.channel.base = net::url::parse(testnet ? up.testnet_base_url : up.base_url)
-                         .value_or(net::url{"http", "127.0.0.1", "9", ""});
+    o.channel.base = upstream_base(testnet ? up.testnet_base_url : up.base_url);
     o.channel.timeout = cfg.upstream_timeout;
     o.channel.budget = budget_of(cfg);
     o.channel.window = std::chrono::seconds(wire::alpha::ip_window_seconds);

@@ -43,13 +43,12 @@ provider_info catalog_row(server_config const& cfg) {
             "https://docs.polymarket.com"};
 }
 
-/// A channel to `url` (unset, as in a test configuration without upstreams: every call fails as
-/// unreachable, 503).
+/// A channel to `url` (`upstream_base`).
 channel_options gamma_channel(server_config const& cfg, std::string name, std::string const& url,
                               std::uint32_t budget) {
     channel_options o;
     o.name = std::move(name);
-    o.base = net::url::parse(url).value_or(net::url{"http", "127.0.0.1", "9", ""});
+    o.base = upstream_base(url);
     o.timeout = cfg.upstream_timeout;
     o.budget = budget;
     o.window = std::chrono::seconds(wire::gamma::window_seconds);
