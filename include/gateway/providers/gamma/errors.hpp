@@ -1,9 +1,9 @@
 #pragma once
 /**
  * @file errors.hpp
- * gamma's (Polymarket's) error bodies and texts, `upstreams/gamma.md` §3.2, §3.3, §4, §5.4-5.5
- * and §6: the `{"error":"<message>"}` bodies and order `errorMsg` codes mock-gamma answers and
- * the gateway reads. One table for both.
+ * gamma's (Polymarket's) error bodies and texts, `upstreams/gamma.md` §3.2, §3.3, §4, §5.4 and
+ * §6: the `{"error":"<message>"}` bodies mock-gamma answers and the gateway reads. One table for
+ * both.
  *
  * The CLOB's texts are the upstream's (gamma.md §6). The catalog's error bodies are UNCONFIRMED
  * (gamma.md §2.4, §9.2); mock-gamma answers the CLOB's shape with the text `not found`.
@@ -44,32 +44,6 @@ inline constexpr error_def catalog_not_found{"not found", 404};
 inline constexpr error_def unauthorized{"Unauthorized/Invalid api key", 401};
 /// L1 (ClobAuth) headers missing or not signed by `POLY_ADDRESS` (gamma.md §6).
 inline constexpr error_def invalid_l1_headers{"Invalid L1 Request headers", 401};
-
-/// One `errorMsg` of `POST /order` (gamma.md §5.4): its code and the upstream's text.
-struct order_error {
-    std::string_view code;
-    std::string_view msg;
-};
-
-inline constexpr order_error invalid_order_min_tick_size{
-    "INVALID_ORDER_MIN_TICK_SIZE", "order is invalid. Price breaks minimum tick size rules"};
-inline constexpr order_error invalid_order_min_size{
-    "INVALID_ORDER_MIN_SIZE", "order is invalid. Size lower than the minimum"};
-inline constexpr order_error invalid_order_duplicated{"INVALID_ORDER_DUPLICATED",
-                                                      "order is invalid. Duplicated."};
-inline constexpr order_error invalid_order_not_enough_balance{"INVALID_ORDER_NOT_ENOUGH_BALANCE",
-                                                              "not enough balance / allowance"};
-inline constexpr order_error invalid_order_expiration{"INVALID_ORDER_EXPIRATION",
-                                                      "invalid expiration"};
-inline constexpr order_error invalid_order_error{"INVALID_ORDER_ERROR", "could not insert order"};
-inline constexpr order_error fok_order_not_filled{
-    "FOK_ORDER_NOT_FILLED_ERROR",
-    "order couldn't be fully filled, FOK orders are fully filled/killed"};
-inline constexpr order_error market_not_ready{
-    "MARKET_NOT_READY", "the market is not yet ready to process new orders"};
-
-/// The `not_canceled` reason of an order that is not open (gamma.md §5.5).
-inline constexpr std::string_view not_cancelable = "already canceled or matched";
 
 /// The error body `{"error":"<message>"}`, compact.
 GATEWAY_DECL std::string error_body(std::string_view message) {
