@@ -20,12 +20,9 @@ namespace json = boost::json;
 using boost::beast::http::status;
 using boost::beast::http::verb;
 
-constexpr std::size_t clob_book_depth = 15;
 constexpr std::string_view no_orderbook = "No orderbook exists for the requested token id";
 constexpr std::string_view invalid_token = "Invalid token id";
 constexpr std::string_view invalid_payload = "Invalid payload";
-constexpr std::string_view first_cursor = "MA=="; // base64("0")
-constexpr std::string_view end_cursor = "LTE=";   // base64("-1")
 
 std::string sha1_hex(std::string const& data) {
     unsigned char md[EVP_MAX_MD_SIZE];
@@ -149,6 +146,20 @@ std::optional<std::vector<batch_item>> parse_batch(std::string const& body, bool
 
 } // namespace
 
+std::string encode_cursor(std::size_t offset) {
+    return b64_encode(std::to_string(offset));
+}
+
+std::optional<std::size_t> decode_cursor(std::string_view cursor, std::size_t end) {
+    if (cursor == end_cursor)
+        return end;
+    auto const text = b64_decode(cursor);
+    auto const n = text ? parse_uint(*text) : std::nullopt;
+    if (!n)
+        return std::nullopt;
+    return static_cast<std::size_t>(std::min<std::uint64_t>(*n, end));
+}
+
 net::response clob_error(status st, std::string_view message, unsigned version) {
     json::object o;
     o["error"] = message;
@@ -157,28 +168,25 @@ net::response clob_error(status st, std::string_view message, unsigned version) 
 
 namespace {
 
-/// The live numbers of one token with a book.
+/// The live numbers of one token with a book: the matching engine's book (house liquidity
+/// and users' resting orders together) and the market state's tape.
 class token_quotes {
 public:
-    token_quotes(catalog_view const& v, token_ref const& t)
+    token_quotes(catalog_view const& v, engine& e, token_ref const& t)
         : v_(v)
         , t_(t)
-        , m_(v.data().markets[t.market]) {}
-
-    unsigned scale() const { return m_.px_scale; }
+        , m_(v.data().markets[t.market])
+        , b_(*e.book(m_.token_ids[t.outcome])) {}
 
     json::object book() const {
-        auto const& s = v_.state();
-        std::size_t const idx = *t_.state;
-        auto const b = s.book(idx, clob_book_depth);
-        auto const last = s.trades(idx, 1);
+        auto const last = v_.state().trades(*t_.state, 1);
         // gamma.md §3.2: bids ascending and asks descending, so the best of each is last.
-        auto side = [&](std::vector<book_level> const& levels) {
+        auto side = [&](std::vector<level> const& levels) {
             json::array out;
             for (auto it = levels.rbegin(); it != levels.rend(); ++it) {
                 json::object l;
-                l["price"] = canonical(it->px, m_.px_scale);
-                l["size"] = canonical(it->sz, s.spec(idx).sz_scale);
+                l["price"] = micros_text(it->price);
+                l["size"] = micros_text(it->size);
                 out.push_back(std::move(l));
             }
             return out;
@@ -186,11 +194,11 @@ public:
         json::object o;
         o["market"] = m_.condition_id;
         o["asset_id"] = m_.token_ids[t_.outcome];
-        o["timestamp"] = std::to_string(b.time_ms);
+        o["timestamp"] = std::to_string(b_.time_ms);
         o["hash"] = "";
-        o["bids"] = side(b.bids);
-        o["asks"] = side(b.asks);
-        o["min_order_size"] = "5";
+        o["bids"] = side(b_.bids);
+        o["asks"] = side(b_.asks);
+        o["min_order_size"] = micros_text(b_.token.min_size);
         o["tick_size"] = canonical(1, m_.px_scale);
         o["neg_risk"] = v_.data().events[m_.event].neg_risk;
         o["last_trade_price"] = last.empty() ? "" : fixed(last.back().px, m_.px_scale, 3);
@@ -201,23 +209,21 @@ public:
 
     /// BUY: the best bid; SELL: the best ask (gamma.md §3.4); "0" when that side is empty.
     std::string price(std::string_view side) const {
-        auto const b = v_.state().book(*t_.state, 1);
-        auto const& levels = side == "BUY" ? b.bids : b.asks;
-        return levels.empty() ? "0" : canonical(levels.front().px, m_.px_scale);
+        auto const& levels = side == "BUY" ? b_.bids : b_.asks;
+        return levels.empty() ? "0" : micros_text(levels.front().price);
     }
 
     std::string mid() const {
-        auto const b = v_.state().book(*t_.state, 1);
-        if (b.bids.empty() || b.asks.empty())
+        if (b_.bids.empty() || b_.asks.empty())
             return canonical(v_.state().mark(*t_.state), m_.px_scale);
-        return canonical((b.bids.front().px + b.asks.front().px) * 5, m_.px_scale + 1);
+        // Prices have at most 4 decimals: half their sum is a whole number of micro units.
+        return micros_text((b_.bids.front().price + b_.asks.front().price) / 2);
     }
 
     std::string spread() const {
-        auto const b = v_.state().book(*t_.state, 1);
-        if (b.bids.empty() || b.asks.empty())
+        if (b_.bids.empty() || b_.asks.empty())
             return "0";
-        return canonical(b.asks.front().px - b.bids.front().px, m_.px_scale);
+        return micros_text(b_.asks.front().price - b_.bids.front().price);
     }
 
     /// The last trade's price and taker side.
@@ -233,6 +239,7 @@ private:
     catalog_view const& v_;
     token_ref t_;
     market_def const& m_;
+    book_view b_;
 };
 
 /// The last trade of a token without a live book: the catalog's (closed and AMM markets).
@@ -248,7 +255,7 @@ std::pair<std::string, std::string> settled_last_trade(market_def const& m, unsi
 
 std::optional<net::response> clob_api::handle(verb method, std::string_view path,
                                               query_params const& q, std::string const& body,
-                                              unsigned v) const {
+                                              unsigned v) {
     auto const require = [&](verb wanted, std::string_view allow) -> std::optional<net::response> {
         if (method != wanted)
             return wrong_method(allow, v);
@@ -291,7 +298,7 @@ std::optional<net::response> clob_api::handle(verb method, std::string_view path
         auto [t, err] = live(query_get(q, "token_id"));
         if (err)
             return std::move(*err);
-        token_quotes const quotes(view_, *t);
+        token_quotes const quotes(view_, engine_, *t);
         json::object o;
         if (path == "/book")
             return ok(quotes.book(), v);
@@ -317,7 +324,7 @@ std::optional<net::response> clob_api::handle(verb method, std::string_view path
             return std::move(*err);
         }
         auto const [px, side] =
-            t->state ? token_quotes(view_, *t).last_trade()
+            t->state ? token_quotes(view_, engine_, *t).last_trade()
                      : settled_last_trade(view_.data().markets[t->market], t->outcome);
         json::object o;
         o["price"] = px;
@@ -355,7 +362,7 @@ std::optional<net::response> clob_api::handle(verb method, std::string_view path
             auto const t = view_.token(item.token);
             if (!t || !t->state || !seen.insert(item.token).second)
                 continue; // no book: left out
-            token_quotes const quotes(view_, *t);
+            token_quotes const quotes(view_, engine_, *t);
             if (path == "/books") {
                 list.push_back(quotes.book());
             } else if (path == "/midpoints") {
@@ -404,7 +411,7 @@ std::optional<net::response> clob_api::handle(verb method, std::string_view path
             auto& entry = map[item.token];
             if (!entry.is_object())
                 entry = json::object{};
-            entry.as_object()[item.side] = token_quotes(view_, *t).price(item.side);
+            entry.as_object()[item.side] = token_quotes(view_, engine_, *t).price(item.side);
         }
         return ok(map, v);
     }
@@ -413,16 +420,10 @@ std::optional<net::response> clob_api::handle(verb method, std::string_view path
             return e;
         std::string const cursor = query_get(q, "next_cursor").value_or(std::string(first_cursor));
         auto const& markets = view_.data().markets;
-        std::size_t offset = 0;
-        if (cursor == end_cursor) {
-            offset = markets.size();
-        } else {
-            auto const text = b64_decode(cursor);
-            auto const n = text ? parse_uint(*text) : std::nullopt;
-            if (!n)
-                return clob_error(status::bad_request, "invalid next_cursor", v);
-            offset = static_cast<std::size_t>(std::min<std::uint64_t>(*n, markets.size()));
-        }
+        auto const start = decode_cursor(cursor, markets.size());
+        if (!start)
+            return clob_error(status::bad_request, "invalid next_cursor", v);
+        std::size_t const offset = *start;
         // Catalog order is the CLOB's listing order (it never changes between pages).
         json::array data;
         std::size_t const end = std::min(markets.size(), offset + clob_markets_page);
@@ -431,8 +432,7 @@ std::optional<net::response> clob_api::handle(verb method, std::string_view path
         json::object o;
         o["limit"] = clob_markets_page;
         o["count"] = data.size();
-        o["next_cursor"] =
-            end >= markets.size() ? std::string(end_cursor) : b64_encode(std::to_string(end));
+        o["next_cursor"] = end >= markets.size() ? std::string(end_cursor) : encode_cursor(end);
         o["data"] = std::move(data);
         return ok(o, v);
     }

@@ -26,6 +26,7 @@
  * the limit` (batch bodies: a JSON array of at most 500 objects), 400 `invalid next_cursor`,
  * 405 `method not allowed`. A batch leaves out tokens without a book.
  */
+#include "gamma_matching.hpp"
 #include "gamma_view.hpp"
 
 #include <gateway/net/http_server.hpp>
@@ -45,23 +46,35 @@ inline constexpr std::size_t max_batch = 500;
 /// Markets per `GET /markets` page (UNCONFIRMED upstream; gamma.md §3.8 names no size).
 inline constexpr std::size_t clob_markets_page = 500;
 
+/// The CLOB's cursors (gamma.md §3.8): base64 of the decimal offset; "MA==" is the first page,
+/// "LTE=" (base64 "-1") means no further page.
+inline constexpr std::string_view first_cursor = "MA==";
+inline constexpr std::string_view end_cursor = "LTE=";
+/// The cursor of `offset`.
+std::string encode_cursor(std::size_t offset);
+/// The offset of a cursor (`end_cursor`: `end`); nullopt for one that is not a cursor.
+std::optional<std::size_t> decode_cursor(std::string_view cursor, std::size_t end);
+
 /// `{"error":"<message>"}` with `status`, the CLOB's and the mock's one error shape.
 net::response clob_error(boost::beast::http::status status, std::string_view message,
                          unsigned version);
 
 class clob_api {
 public:
-    explicit clob_api(catalog_view const& view)
-        : view_(view) {}
+    /// @param books the matching engine whose books (house and users' orders) the reads show
+    clob_api(catalog_view const& view, engine& books)
+        : view_(view)
+        , engine_(books) {}
 
     /// Answers `method` on `path` (the CLOB path, without `/clob`); nullopt for a path the
     /// CLOB does not serve.
     std::optional<net::response> handle(boost::beast::http::verb method, std::string_view path,
                                         query_params const& q, std::string const& body,
-                                        unsigned version) const;
+                                        unsigned version);
 
 private:
     catalog_view const& view_;
+    engine& engine_;
 };
 
 } // namespace gateway::mocks::gamma

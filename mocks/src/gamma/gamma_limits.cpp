@@ -25,6 +25,39 @@ std::array<clob_endpoint, 7> const clob_endpoints{{{"/clob/book", {"clob /book",
                                                    {"/clob/midpoints", {"clob /midpoints", 500}},
                                                    {"/clob/tick-size", {"clob /tick-size", 200}}}};
 
+/// A trading or account endpoint's budget: `method` (empty: any) on `path` (or every path
+/// below it when `prefix`).
+struct clob_private {
+    std::string_view method;
+    std::string_view path;
+    bool prefix;
+    budget limit;
+};
+
+std::array<clob_private, 18> const clob_privates{{
+    {"", "/clob/auth", true, {"clob API keys", 100}},
+    {"GET", "/clob/data/orders", false, {"clob ledger", 900}},
+    {"GET", "/clob/data/trades", false, {"clob ledger", 900}},
+    {"GET", "/clob/data/order", true, {"clob ledger", 900}},
+    {"GET", "/clob/data/orders", false, {"clob /data/orders", 500}},
+    {"GET", "/clob/data/trades", false, {"clob /data/trades", 500}},
+    {"POST", "/clob/order", false, {"clob POST /order", 3500}},
+    {"POST", "/clob/order", false, {"clob POST /order 10 min", 36000, 60}},
+    {"DELETE", "/clob/order", false, {"clob DELETE /order", 3000}},
+    {"DELETE", "/clob/order", false, {"clob DELETE /order 10 min", 30000, 60}},
+    {"POST", "/clob/orders", false, {"clob POST /orders", 1000}},
+    {"POST", "/clob/orders", false, {"clob POST /orders 10 min", 15000, 60}},
+    {"DELETE", "/clob/orders", false, {"clob DELETE /orders", 1000}},
+    {"DELETE", "/clob/orders", false, {"clob DELETE /orders 10 min", 15000, 60}},
+    {"DELETE", "/clob/cancel-all", false, {"clob DELETE /cancel-all", 250}},
+    {"DELETE", "/clob/cancel-all", false, {"clob DELETE /cancel-all 10 min", 6000, 60}},
+    {"DELETE", "/clob/cancel-market-orders", false, {"clob DELETE /cancel-market-orders", 1000}},
+    {"DELETE",
+     "/clob/cancel-market-orders",
+     false,
+     {"clob DELETE /cancel-market-orders 10 min", 1500, 60}},
+}};
+
 bool under(std::string_view path, std::string_view root) {
     return path == root ||
            (path.size() > root.size() && path.starts_with(root) && path[root.size()] == '/');
@@ -32,12 +65,16 @@ bool under(std::string_view path, std::string_view root) {
 
 } // namespace
 
-std::vector<budget const*> budgets_for(std::string_view path) {
+std::vector<budget const*> budgets_for(std::string_view method, std::string_view path) {
     std::vector<budget const*> out;
     if (under(path, "/clob")) {
         out.push_back(&clob_general);
         for (auto const& e : clob_endpoints)
             if (path == e.path)
+                out.push_back(&e.limit);
+        for (auto const& e : clob_privates)
+            if ((e.method.empty() || e.method == method) &&
+                (e.prefix ? under(path, e.path) : path == e.path))
                 out.push_back(&e.limit);
         return out;
     }
@@ -60,12 +97,13 @@ request_budgets::verdict request_budgets::admit(std::string const& client,
     std::lock_guard lock(m_);
     for (auto const* b : budgets) {
         auto& q = used_[{client, b->name}];
-        while (!q.empty() && now - q.front() >= window_)
+        auto const window = window_ * b->windows;
+        while (!q.empty() && now - q.front() >= window)
             q.pop_front();
         if (q.size() >= b->limit && v.admitted) {
             v.admitted = false;
             v.spent = b;
-            v.retry = std::chrono::ceil<std::chrono::milliseconds>(q.front() + window_ - now);
+            v.retry = std::chrono::ceil<std::chrono::milliseconds>(q.front() + window - now);
         }
     }
     if (!v.admitted)

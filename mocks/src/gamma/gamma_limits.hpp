@@ -16,6 +16,14 @@
  * | clob /book, /price, /midpoint | 1500 each | |
  * | clob /books, /prices, /midpoints | 500 each | |
  * | clob /tick-size | 200 | |
+ * | clob API keys | 100 | every `/clob/auth/...` path |
+ * | clob ledger | 900 | `GET /clob/data/orders`, `/clob/data/trades`, `/clob/data/order/{id}` |
+ * | clob /data/orders, /data/trades | 500 each | `GET` |
+ * | clob POST /order | 3500, and 36000 per 10 min | |
+ * | clob DELETE /order | 3000, and 30000 per 10 min | |
+ * | clob POST /orders, DELETE /orders | 1000, and 15000 per 10 min, each | |
+ * | clob DELETE /cancel-all | 250, and 6000 per 10 min | |
+ * | clob DELETE /cancel-market-orders | 1000, and 1500 per 10 min | |
  *
  * @par Thread safety
  * Safe to call concurrently.
@@ -34,12 +42,13 @@ namespace gateway::mocks::gamma {
 
 struct budget {
     std::string_view name;
-    std::uint32_t limit; ///< requests per window
+    std::uint32_t limit;       ///< requests per window
+    std::uint32_t windows = 1; ///< the window's length in base windows (10 min = 60 x 10 s)
 };
 
-/// The budgets a request to `path` (the mock's path: catalog at `/`, CLOB under `/clob`)
-/// counts against.
-std::vector<budget const*> budgets_for(std::string_view path);
+/// The budgets a `method` request to `path` (the mock's path: catalog at `/`, CLOB under
+/// `/clob`) counts against.
+std::vector<budget const*> budgets_for(std::string_view method, std::string_view path);
 
 class request_budgets {
 public:

@@ -3,6 +3,7 @@
 #include "gamma_catalog.hpp"
 #include "gamma_clob.hpp"
 #include "gamma_limits.hpp"
+#include "gamma_orders.hpp"
 #include "gamma_query.hpp"
 #include "gamma_view.hpp"
 
@@ -20,11 +21,31 @@ namespace {
 
 namespace json = boost::json;
 
+/// The engine's view of a catalog token.
+token_lookup lookup_in(catalog_view const& view) {
+    return [&view](std::string_view id) -> std::optional<token_info> {
+        auto const t = view.token(id);
+        if (!t)
+            return std::nullopt;
+        auto const& m = view.data().markets[t->market];
+        token_info i;
+        i.token_id = m.token_ids[t->outcome];
+        i.condition_id = m.condition_id;
+        i.outcome = m.outcomes[t->outcome];
+        i.px_scale = m.px_scale;
+        i.neg_risk = view.data().events[m.event].neg_risk;
+        i.state = t->state;
+        return i;
+    };
+}
+
 class router final : public upstream_router {
 public:
     router(market_state& markets, mock_options const& options)
         : view_(shared_catalog(), markets)
-        , clob_(view_)
+        , engine_(markets, lookup_in(view_), options.seed)
+        , clob_(view_, engine_)
+        , trading_(view_, engine_, creds_)
         , budgets_(options.rate_limits) {}
 
     std::string classify(net::request const& req) const override {
@@ -38,8 +59,8 @@ public:
         while (path.size() > 1 && path.back() == '/' && path != "/clob/")
             path.pop_back();
 
-        auto const verdict =
-            budgets_.admit(who.address, budgets_for(path), request_budgets::clock::now());
+        auto const verdict = budgets_.admit(who.address, budgets_for(req.method_string(), path),
+                                            request_budgets::clock::now());
         if (!verdict.admitted) {
             auto res = clob_error(http::status::too_many_requests, "Too Many Requests", v);
             auto const secs = (verdict.retry.count() + 999) / 1000;
@@ -48,8 +69,15 @@ public:
         }
 
         if (path == "/clob" || path.starts_with("/clob/")) {
-            if (auto res = clob_.handle(req.method(), std::string_view(path).substr(5), t.query,
-                                        req.body(), v))
+            // L2 signatures cover the path as the client sent it, without the query.
+            std::string_view signed_path = req.target();
+            signed_path = signed_path.substr(0, signed_path.find('?'));
+            if (signed_path.starts_with("/clob"))
+                signed_path.remove_prefix(5);
+            std::string_view const clob_path = std::string_view(path).substr(5);
+            if (auto res = trading_.handle(req, clob_path, signed_path, t.query))
+                return std::move(*res);
+            if (auto res = clob_.handle(req.method(), clob_path, t.query, req.body(), v))
                 return std::move(*res);
             return clob_error(http::status::not_found, "not found", v);
         }
@@ -73,6 +101,10 @@ public:
         auto const st = static_cast<http::status>(status);
         auto const reason = http::obsolete_reason(st);
         return clob_error(st, reason.empty() ? "error" : std::string(reason), version);
+    }
+
+    std::optional<net::response> handle_control(net::request const& req) override {
+        return trading_.control(req);
     }
 
     net::response render_failure(net::failure const& f, unsigned version) const override {
@@ -155,7 +187,10 @@ private:
     }
 
     catalog_view view_;
+    engine engine_;
+    credential_store creds_;
     clob_api clob_;
+    trading_api trading_;
     request_budgets budgets_;
 };
 
