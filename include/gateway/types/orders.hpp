@@ -86,10 +86,10 @@ struct gamma_order_request {
     std::optional<std::uint64_t> salt; ///< chosen by typed-data
     /// `gtc` (default), `fok`, or `gtd` (with `expiration`); not part of the signed Order.
     std::optional<prediction_time_in_force> time_in_force;
-    std::string signature;             ///< empty when absent
-    std::string api_key;               ///< empty when absent
-    std::string api_secret;            ///< empty when absent
-    std::string passphrase;            ///< empty when absent
+    std::string signature;  ///< empty when absent
+    std::string api_key;    ///< empty when absent
+    std::string api_secret; ///< empty when absent
+    std::string passphrase; ///< empty when absent
 };
 
 /// gamma cancel body (CONTRACT §5).
