@@ -208,7 +208,8 @@ using api_credentials = sign::gamma::credentials;
 struct derived_prediction_order {
     /// The canonical body: typed-data's `params` (salt picked when missing), no credentials.
     gamma_order_request request;
-    /// The `eth_signTypedData_v4` JSON the client signs, and its EIP-712 digest.
+    /// The `eth_signTypedData_v4` JSON the client signs (typed-data only: null for a write),
+    /// and its EIP-712 digest.
     boost::json::value typed_data;
     sign::hash256 digest{};
     /// Whom the signature must recover to (`wallet`), and what to check when it does not.

@@ -72,7 +72,8 @@ public:
             co_return order.error();
         auto const exchange = sg::exchange_for(rules->neg_risk);
         derived_prediction_order d;
-        d.typed_data = sg::order_typed_data(*order, exchange);
+        if (mode == derive_mode::typed_data) // a write needs only the digest
+            d.typed_data = sg::order_typed_data(*order, exchange);
         d.digest = sg::order_digest(*order, exchange);
         d.signer = r.wallet;
         d.signature_hint = std::string("the exchange (") +
