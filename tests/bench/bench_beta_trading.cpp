@@ -11,36 +11,32 @@
 //     under the mark, inside the percent-price band), so each one is a book insert on the mock.
 //
 //   build/tests/gateway_bench beta_trading [requests]
+#include "support/bench_pairs.hpp"
 #include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/providers/beta.hpp>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <string>
-#include <vector>
 
 namespace gateway_bench::beta_trading {
 
 namespace {
 
+using gateway::test::measure_pair;
+using gateway::test::per_second;
 using gateway::test::summarize;
 
-namespace asio = boost::asio;
 namespace http = boost::beast::http;
 namespace json = boost::json;
 namespace sb = gateway::sign::beta;
-using gateway::net::http_client;
 using gateway::net::http_request;
+using make_fn = gateway::test::bench_make_fn;
 
 constexpr char const* wallet_key =
     "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
@@ -66,86 +62,6 @@ gateway::place_order_request resting_buy() {
     r.size = gateway::decimal::parse("0.001").value();
     r.price = gateway::decimal::parse("62400").value();
     return r;
-}
-
-http_request request(http::verb method, std::string target, std::string body,
-                     std::string const& content_type, std::string const& key = {}) {
-    http_request req{method, std::move(target), 11};
-    req.set(http::field::content_type, content_type);
-    if (!key.empty())
-        req.set("X-API-Key", key);
-    req.body() = std::move(body);
-    req.prepare_payload();
-    return req;
-}
-
-http_request post_json(std::string target, std::string body, std::string const& key = {}) {
-    return request(http::verb::post, std::move(target), std::move(body), "application/json", key);
-}
-
-using make_fn = std::function<http_request()>;
-
-/**
- * For i in [0, n): makes and sends `a()` to `base_a`, then `b()` to `base_b`, each over its own
- * keep-alive client; only the round trip is timed. Latencies in µs; the first tenth warms up
- * and is dropped.
- */
-std::pair<std::vector<double>, std::vector<double>>
-measure_pair(std::string const& base_a, make_fn a, std::string const& base_b, make_fn b, int n) {
-    auto const url_a = *gateway::net::url::parse(base_a);
-    auto const url_b = *gateway::net::url::parse(base_b);
-    asio::io_context ioc;
-    http_client client_a(ioc.get_executor());
-    http_client client_b(ioc.get_executor());
-    std::pair<std::vector<double>, std::vector<double>> out;
-    int failures = 0;
-    auto report = [&](auto const& answer) {
-        bool const bad = !answer || answer->result_int() != 200;
-        if (bad && failures++ == 0) {
-            if (answer)
-                std::fprintf(stderr, "first failure: %u %s\n", answer->result_int(),
-                             answer->body().c_str());
-            else
-                std::fprintf(stderr, "first failure: no answer\n");
-        }
-    };
-    asio::co_spawn(
-        ioc,
-        [&]() -> asio::awaitable<void> {
-            for (int i = 0; i < n; ++i) {
-                for (int side = 0; side < 2; ++side) {
-                    auto& f = side == 0 ? a : b;
-                    if (!f)
-                        continue;
-                    auto req = f();
-                    auto& client = side == 0 ? client_a : client_b;
-                    auto const& url = side == 0 ? url_a : url_b;
-                    auto const t0 = std::chrono::steady_clock::now();
-                    auto answer = co_await client.async_request(url, std::move(req));
-                    auto const t1 = std::chrono::steady_clock::now();
-                    report(answer);
-                    if (i >= n / 11)
-                        (side == 0 ? out.first : out.second)
-                            .push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-                }
-            }
-            client_a.clear_pool();
-            client_b.clear_pool();
-        },
-        asio::detached);
-    ioc.run();
-    if (failures)
-        std::fprintf(stderr, "warning: %d requests failed\n", failures);
-    return out;
-}
-
-template <class F>
-double per_second(int n, F f) {
-    auto const t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < n; ++i)
-        f(i);
-    auto const t1 = std::chrono::steady_clock::now();
-    return n / std::chrono::duration<double>(t1 - t0).count();
 }
 
 } // namespace
@@ -199,7 +115,7 @@ int run(int argc, char** argv) {
     {
         // Fund the wallet and pin the mark; learn markets before measuring.
         auto setup = [&](std::string const& target, std::string const& body) {
-            return [req = post_json(target, body)]() {
+            return [req = gateway::test::bench_post_json(target, body)]() {
                 return req;
             };
         };
@@ -221,14 +137,16 @@ int run(int argc, char** argv) {
         auto const p = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce, r.wallet,
                                                r.signer, false)
                            .value();
-        return request(http::verb::post, "/fapi/v3/order", p.msg + "&signature=" + r.signature,
-                       "application/x-www-form-urlencoded");
+        return gateway::test::bench_request(http::verb::post, "/fapi/v3/order",
+                                            p.msg + "&signature=" + r.signature,
+                                            "application/x-www-form-urlencoded");
     };
     make_fn via = [&]() {
         auto r = resting_buy();
         if (!signer.sign(r, btc))
             std::abort();
-        return post_json("/v1/perps/beta/orders", json::serialize(json::value_from(r)), key);
+        return gateway::test::bench_post_json("/v1/perps/beta/orders",
+                                              json::serialize(json::value_from(r)), key);
     };
     auto [direct_us, via_us] = measure_pair(gw.beta->base_url(), direct, gw.base_url, via, total);
     auto const d = summarize(std::move(direct_us));
