@@ -127,6 +127,7 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     add_account_read_routes(i.routes, i.providers);
     add_rwas_routes(i.routes, i.providers);
     add_prediction_routes(i.routes, i.providers);
+    add_prediction_trading_routes(i.routes, i.providers);
     add_trading_routes(i.routes, *i.trading_routes);
     add_account_routes(i.routes, *i.svc);
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -14,8 +15,19 @@ namespace gateway::server::log {
 
 enum class level { debug = 0, info = 1, warn = 2, error = 3, off = 4 };
 
-/// Threshold from GATEWAY_LOG_LEVEL (debug|info|warn|error|off), default info.
+namespace detail {
+/// A threshold set by `set_threshold` (-1: none, GATEWAY_LOG_LEVEL's).
+inline std::atomic<int>& forced_threshold() {
+    static std::atomic<int> v{-1};
+    return v;
+}
+} // namespace detail
+
+/// Threshold from GATEWAY_LOG_LEVEL (debug|info|warn|error|off), default info, unless
+/// `set_threshold` forced one.
 inline level threshold() {
+    if (auto const forced = detail::forced_threshold().load(std::memory_order_relaxed); forced >= 0)
+        return static_cast<level>(forced);
     static level const l = [] {
         char const* v = std::getenv("GATEWAY_LOG_LEVEL");
         std::string_view s = v ? v : "info";
@@ -30,6 +42,12 @@ inline level threshold() {
         return level::info;
     }();
     return l;
+}
+
+/// Forces the threshold whatever GATEWAY_LOG_LEVEL says (tests that read every line);
+/// `std::nullopt` goes back to it.
+inline void set_threshold(std::optional<level> l) {
+    detail::forced_threshold().store(l ? static_cast<int>(*l) : -1, std::memory_order_relaxed);
 }
 
 inline void write(level l, std::string_view message) {

@@ -22,6 +22,9 @@ int run(int argc, char** argv);
 namespace beta_trading {
 int run(int argc, char** argv);
 }
+namespace gamma_trading {
+int run(int argc, char** argv);
+}
 namespace api_keys {
 int run(int argc, char** argv);
 }
@@ -50,6 +53,8 @@ constexpr entry benches[] = {
      "[n]: alpha signature verifications per core; latency a signed order adds"},
     {"beta_trading", gateway_bench::beta_trading::run,
      "[n]: beta signature verifications per core; latency a signed order adds"},
+    {"gamma_trading", gateway_bench::gamma_trading::run,
+     "[n]: gamma order verifications per core; latency a signed order adds"},
     {"key_check", gateway_bench::api_keys::run, "[n]: API key checks per second"},
     {"soak_load", gateway_bench::soak_load::run,
      "API_KEY BASE_URL SECONDS: the soak's steady mixed load (scripts/soak.sh)"},

@@ -4,6 +4,7 @@
 #include "support/catch_result.hpp"
 #include "support/eventually.hpp"
 #include "support/fetch.hpp"
+#include "support/gatewayd_process.hpp"
 #include "support/process.hpp"
 
 #include <gateway/client/client.hpp>
@@ -20,47 +21,7 @@ namespace gatewayd_process_test {
 using namespace gateway;
 using verb = boost::beast::http::verb;
 
-namespace {
-
-struct running_gatewayd {
-    explicit running_gatewayd(std::vector<std::string> extra = {})
-        : data_dir(
-              std::filesystem::temp_directory_path() /
-              ("gatewayd-e2e-" + std::to_string(::getpid()) + "-" + std::to_string(counter()++))) {
-        std::vector<std::string> argv{std::string(GATEWAY_BINARY_DIR) +
-                                          "/reference-server/gatewayd",
-                                      "serve",
-                                      "--listen",
-                                      "127.0.0.1:0",
-                                      "--data-dir",
-                                      data_dir.string()};
-        argv.insert(argv.end(), extra.begin(), extra.end());
-        proc = std::make_unique<test::child_process>(argv);
-        std::string const line = proc->read_line();
-        std::string const prefix = "gatewayd listening on ";
-        REQUIRE(line.rfind(prefix, 0) == 0);
-        base_url = line.substr(prefix.size());
-        std::string const key_line = proc->read_line();
-        std::string const key_prefix = "gatewayd demo API key (embedded default): ";
-        REQUIRE(key_line.rfind(key_prefix, 0) == 0);
-        demo_key = key_line.substr(key_prefix.size());
-    }
-    ~running_gatewayd() {
-        proc.reset();
-        std::error_code ec;
-        std::filesystem::remove_all(data_dir, ec);
-    }
-    static int& counter() {
-        static int n = 0;
-        return n;
-    }
-    std::filesystem::path data_dir;
-    std::unique_ptr<test::child_process> proc;
-    std::string base_url;
-    std::string demo_key;
-};
-
-} // namespace
+using test::running_gatewayd;
 
 TEST_CASE("gatewayd on its embedded default answers ok for all three providers",
           "[e2e][gatewayd]") {

@@ -46,6 +46,11 @@
 
 namespace gateway {
 
+namespace sign::gamma {
+class credentials; // <gateway/providers/gamma/signing.hpp>
+class signer;      // <gateway/providers/gamma/orders.hpp>
+} // namespace sign::gamma
+
 struct client_options {
     /// The gateway's address, e.g. `http://127.0.0.1:8080` or `https://gw.example.com`.
     std::string base_url = "http://127.0.0.1:8080";
@@ -210,14 +215,72 @@ public:
     result<typed_data_response> typed_data(vertical v, std::string_view provider,
                                            typed_data_request const& r) const;
 
+    // ---- prediction trading (spec 4.6, 5.2; CONTRACT §4, §5, §6.3) ------------------------
+    // gamma: the client signs the upstream's own CTF Exchange Order with
+    // `gateway::sign::gamma::signer` (include <gateway/providers/gamma.hpp>), the gateway
+    // verifies it and places it with the CLOB credentials, which travel in that one request
+    // only (body or headers) and are never stored. Bodies are checked with the server's own
+    // `parse_*` and `validate` first (nothing is sent when they fail). No testnet. Writes are
+    // never retried: on UPSTREAM_TIMEOUT the order's state is unknown; look at
+    // `prediction_open_orders` and `prediction_fills`.
+
+    /**
+     * `POST /v1/predictions/{provider}/orders`: `r` signed (`salt`, `signature`), sent with
+     * `credentials` (its own `apiKey`, `apiSecret`, `passphrase` members are ignored).
+     * @par Errors VALIDATION_ERROR (fields, tick, size), MARKET_NOT_FOUND, SIGNATURE_ERROR,
+     * INVALID_CREDENTIALS, ORDER_REJECTED (the upstream's reason), UPSTREAM_TIMEOUT, ...
+     */
+    result<place_result> place_prediction_order(std::string_view provider,
+                                                gamma_order_request const& r,
+                                                sign::gamma::credentials const& credentials) const;
+    /// `DELETE /v1/predictions/{provider}/orders` `{orderId, wallet}` with `credentials`.
+    /// @par Errors ORDER_NOT_FOUND, INVALID_CREDENTIALS, VALIDATION_ERROR (`orderId`), ...
+    result<cancel_result>
+    cancel_prediction_order(std::string_view provider, gamma_cancel_request const& r,
+                            sign::gamma::credentials const& credentials) const;
+    /**
+     * `POST /v1/predictions/{provider}/typed-data` (`placeOrder`): the canonical params (a
+     * fresh `salt` when `params` has none), the Order's `eth_signTypedData_v4` JSON and its
+     * digest, for any wallet to sign; post the params with `signature` and the credentials.
+     * `params`' signature and credentials are never sent.
+     * @par Errors VALIDATION_ERROR, MARKET_NOT_FOUND.
+     */
+    result<typed_data_response> prediction_typed_data(std::string_view provider,
+                                                      gamma_order_request const& params) const;
+    /**
+     * Signs `r` with `signer` for the token's exchange: `prediction_typed_data` looks up the
+     * token's tick size and exchange and picks the salt; the answer is checked against the SDK's
+     * own derivation of `r` (the same Order, amounts and exchange: a gateway cannot make the
+     * signer sign anything else), then `r.salt`, `r.wallet` (when zero) and `r.signature` are
+     * filled. Then `place_prediction_order`.
+     * @par Errors as `prediction_typed_data`; VALIDATION_ERROR (`wallet` not the signer's);
+     * TRANSPORT_ERROR when the answer is not `r`'s Order.
+     */
+    result<void> sign_prediction_order(std::string_view provider, gamma_order_request& r,
+                                       sign::gamma::signer const& signer) const;
+    /**
+     * `GET /v1/predictions/{provider}/orders?wallet=`: the open orders of `credentials` (sent
+     * in the `X-Gamma-*` headers), `symbol` the token id, newest first.
+     * @par Errors VALIDATION_ERROR (`wallet`), INVALID_CREDENTIALS.
+     */
+    result<std::vector<open_order>>
+    prediction_open_orders(std::string_view provider, std::string_view wallet,
+                           sign::gamma::credentials const& credentials) const;
+    /// `GET /v1/predictions/{provider}/fills?wallet=`: the fills of `credentials`, newest
+    /// first, `limit` default 100. @par Errors VALIDATION_ERROR, INVALID_CREDENTIALS.
+    result<std::vector<fill>> prediction_fills(std::string_view provider, std::string_view wallet,
+                                               sign::gamma::credentials const& credentials,
+                                               fills_params const& params = {}) const;
+
     // ---- escape hatch --------------------------------------------------------------------
     /**
-     * Any call: `path` is already encoded (use `encode_segment` for parameters). Returns the
-     * 2xx body as JSON, or the contract error.
+     * Any call: `path` is already encoded (use `encode_segment` for parameters). `headers` are
+     * added to the request. Returns the 2xx body as JSON, or the contract error.
      */
-    result<boost::json::value> call(boost::beast::http::verb method, std::string path,
-                                    query_params const& query = {},
-                                    boost::json::value const* body = nullptr) const;
+    result<boost::json::value>
+    call(boost::beast::http::verb method, std::string path, query_params const& query = {},
+         boost::json::value const* body = nullptr,
+         std::vector<std::pair<std::string, std::string>> const& headers = {}) const;
 
     /// Percent-encodes one path segment (`xyz:TSLA` stays readable, `/` is escaped).
     static std::string encode_segment(std::string_view segment);

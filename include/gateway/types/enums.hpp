@@ -27,6 +27,9 @@ enum class position_side { long_, short_ };
 enum class order_type { market, limit, stop_market, stop_limit, trailing_stop };
 /// Time in force of limit types: `gtc`, `ioc`, `alo` (CONTRACT §5).
 enum class time_in_force { gtc, ioc, alo };
+/// Time in force of a prediction order (gamma): `gtc`, `fok` (filled whole at once or
+/// refused), `gtd` (good until its `expiration`).
+enum class prediction_time_in_force { gtc, fok, gtd };
 /// Candle interval: `1m`, `5m`, `15m`, `30m`, `1h`, `4h`, `1d`, `1w` (spec §4.2).
 enum class interval { m1, m5, m15, m30, h1, h4, d1, w1 };
 /// Health: `ok` < `degraded` < `down`, so the worst status is the largest (spec §3).
@@ -86,6 +89,9 @@ GATEWAY_DECL result<order_type> parse_order_type(std::string_view text, std::str
 /// `parse_enum<time_in_force>`. @par Errors VALIDATION_ERROR naming `field`.
 GATEWAY_DECL result<time_in_force> parse_time_in_force(std::string_view text,
                                                        std::string_view field);
+/// `parse_enum<prediction_time_in_force>`. @par Errors VALIDATION_ERROR naming `field`.
+GATEWAY_DECL result<prediction_time_in_force>
+parse_prediction_time_in_force(std::string_view text, std::string_view field);
 /// `parse_enum<interval>`. @par Errors VALIDATION_ERROR naming `field`.
 GATEWAY_DECL result<interval> parse_interval(std::string_view text, std::string_view field);
 /// `parse_enum<health_status>`. @par Errors VALIDATION_ERROR naming `field`.

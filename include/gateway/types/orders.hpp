@@ -81,13 +81,15 @@ struct gamma_order_request {
     address wallet;
     std::int64_t signature_type = 0; ///< 0 EOA, 1 proxy, 2 Gnosis safe
     std::int64_t fee_rate_bps = 0;
-    std::int64_t expiration = 0;       ///< unix seconds, 0 for none
+    std::int64_t expiration = 0;       ///< unix seconds; `gtd` orders only, 0 for none
     std::int64_t nonce = 0;            ///< upstream exchange nonce, normally 0
     std::optional<std::uint64_t> salt; ///< chosen by typed-data
-    std::string signature;             ///< empty when absent
-    std::string api_key;               ///< empty when absent
-    std::string api_secret;            ///< empty when absent
-    std::string passphrase;            ///< empty when absent
+    /// `gtc` (default), `fok`, or `gtd` (with `expiration`); not part of the signed Order.
+    std::optional<prediction_time_in_force> time_in_force;
+    std::string signature;  ///< empty when absent
+    std::string api_key;    ///< empty when absent
+    std::string api_secret; ///< empty when absent
+    std::string passphrase; ///< empty when absent
 };
 
 /// gamma cancel body (CONTRACT §5).

@@ -57,8 +57,9 @@ GATEWAY_DECL result<void> validate(set_leverage_request const& r,
                                    body_kind kind = body_kind::signed_write);
 /**
  * Checks a gamma order body: `tokenId` decimal digits, `size` > 0, 0 < `price` < 1,
- * `signatureType` 0..2, non-negative `feeRateBps`/`expiration`/`nonce`; for a signed write also
- * `salt`, `signature`, `apiKey`, `apiSecret`, `passphrase`.
+ * `signatureType` 0..2, non-negative `feeRateBps`/`expiration`/`nonce`, an `expiration` when
+ * and only when `timeInForce` is `gtd`; for a signed write also `salt`, `signature`, `apiKey`,
+ * `apiSecret`, `passphrase`. Messages name fields, never repeat a credential.
  * @par Errors VALIDATION_ERROR naming the field.
  */
 GATEWAY_DECL result<void> validate(gamma_order_request const& r,

@@ -21,6 +21,7 @@
 #include "http/context.hpp"
 #include "trading/nonce_guard.hpp"
 
+#include <gateway/providers/gamma/signing.hpp>
 #include <gateway/result.hpp>
 #include <gateway/sign/keccak.hpp>
 #include <gateway/types/account.hpp>
@@ -191,6 +192,80 @@ public:
 };
 
 // ---------------------------------------------------------------------------------------------
+// Credentialed prediction trading (gamma: the client signs the upstream's own Order, the gateway
+// verifies it and sends it with the body's upstream API credentials)
+
+/**
+ * The upstream API credentials of one request (CONTRACT §4-6: `apiKey`, `apiSecret`,
+ * `passphrase`): held only for the upstream call they sign, move-only, wiped when dropped or
+ * moved from, never logged, stored, cached or echoed. gamma's type: it is the only provider
+ * whose trading takes credentials.
+ */
+using api_credentials = sign::gamma::credentials;
+
+/// A prediction order derived to its upstream form (CONTRACT §6.3): what the client signs and
+/// the provider sends.
+struct derived_prediction_order {
+    /// The canonical body: typed-data's `params` (salt picked when missing), no credentials.
+    gamma_order_request request;
+    /// The `eth_signTypedData_v4` JSON the client signs (typed-data only: null for a write),
+    /// and its EIP-712 digest.
+    boost::json::value typed_data;
+    sign::hash256 digest{};
+    /// Whom the signature must recover to (`wallet`), and what to check when it does not.
+    address signer;
+    std::string signature_hint;
+    /// The provider's own upstream form (gamma: the Order and its exchange).
+    std::shared_ptr<void const> upstream;
+};
+
+/**
+ * A provider's prediction trading (spec 4.6; CONTRACT §4-6.3), behind the generic pipeline
+ * (trading/credentialed_write.hpp), which owns CONTRACT §2's order of checks: body, fields,
+ * then `derive` (market, its rules), the signature, then one upstream call. Every method that
+ * takes `api_credentials` uses them for its upstream calls only and drops them when it returns.
+ */
+class predictions_trading {
+public:
+    virtual ~predictions_trading() = default;
+
+    /**
+     * The token (404 MARKET_NOT_FOUND), its rules (400 VALIDATION_ERROR: price off the tick
+     * grid or outside it, size below the minimum or too precise, never rounded) and the
+     * upstream order the body stands for, with a fresh salt when `mode` is typed-data and the
+     * body has none.
+     */
+    virtual async_result<derived_prediction_order>
+    derive(call_context const& ctx, gamma_order_request request, derive_mode mode) = 0;
+
+    /**
+     * Sends the verified order once, never retried (CONTRACT §5: open, filled,
+     * partially_filled). @par Errors INVALID_CREDENTIALS, ORDER_REJECTED with the upstream's
+     * reason; PROVIDER_UNAVAILABLE when nothing was sent; UPSTREAM_TIMEOUT or UPSTREAM_ERROR
+     * with `details.outcomeUnknown` when the outcome is unknown (the pipeline words it).
+     */
+    virtual async_result<place_result> place(call_context const& ctx,
+                                             derived_prediction_order const& order,
+                                             api_credentials credentials) = 0;
+
+    /// Cancels one order, once. @par Errors ORDER_NOT_FOUND, INVALID_CREDENTIALS, as `place`.
+    virtual async_result<cancel_result> cancel(call_context const& ctx,
+                                               gamma_cancel_request const& request,
+                                               api_credentials credentials) = 0;
+
+    /// The credential's open orders (CONTRACT §4, `symbol` the token id), newest first.
+    /// @par Errors INVALID_CREDENTIALS, upstream errors.
+    virtual async_result<std::vector<open_order>>
+    open_orders(call_context const& ctx, address const& wallet, api_credentials credentials) = 0;
+
+    /// The credential's fills (CONTRACT §4), newest first, `limit` of them.
+    /// @par Errors INVALID_CREDENTIALS, upstream errors.
+    virtual async_result<std::vector<fill>> fills(call_context const& ctx, address const& wallet,
+                                                  fills_params const& p,
+                                                  api_credentials credentials) = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
 // The provider object and the registry
 
 /// A provider's catalog row (spec 2.1, 2.2): independent of where its upstream lives.
@@ -214,6 +289,7 @@ struct network_capabilities {
     std::shared_ptr<rwas_reads> rwas;
     std::shared_ptr<signed_trading> trading;
     std::shared_ptr<predictions_reads> predictions = nullptr;
+    std::shared_ptr<predictions_trading> prediction_orders = nullptr;
 };
 
 /// One provider module (providers/<alias>/): catalog row, health probe, and its capabilities per
@@ -266,6 +342,7 @@ public:
     result<rwas_reads*> rwas(std::string_view alias, bool testnet) const;
     result<predictions_reads*> predictions(std::string_view alias, bool testnet) const;
     result<signed_trading*> trading(std::string_view alias, vertical v, bool testnet) const;
+    result<predictions_trading*> prediction_orders(std::string_view alias, bool testnet) const;
 
 private:
     /// The capabilities of (alias, vertical, testnet), or the 404.

@@ -79,6 +79,12 @@ result<signed_trading*> registry::trading(std::string_view alias, vertical v, bo
     return capability(resolve(alias, v, testnet), &network_capabilities::trading, alias);
 }
 
+result<predictions_trading*> registry::prediction_orders(std::string_view alias,
+                                                         bool testnet) const {
+    return capability(resolve(alias, vertical::predictions, testnet),
+                      &network_capabilities::prediction_orders, alias);
+}
+
 provider_detail detail_of(provider_module const& p) {
     auto const& info = p.info;
     auto const& up = p.endpoints;

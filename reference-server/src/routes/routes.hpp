@@ -55,6 +55,9 @@ void add_rwas_routes(router& r, registry const& providers);
 void add_prediction_routes(router& r, registry const& providers);
 /// Signed writes and typed-data (CONTRACT §5-6).
 void add_trading_routes(router& r, trading_env& env);
+/// Prediction trading (spec 4.6; CONTRACT §4-6.3): credentialed orders, cancels, typed-data,
+/// open orders and fills.
+void add_prediction_trading_routes(router& r, registry const& providers);
 /// Spec 5.1 / CONTRACT §9: the settings pages (`/account...`, HTML) and the JSON account API
 /// (`/v1/account/...`, session cookie + X-CSRF-Token).
 void add_account_routes(router& r, services& s);

@@ -1,10 +1,11 @@
 #include "trading/signed_write.hpp"
 
+#include "trading/write_outcome.hpp"
+
 #include <gateway/sign/secp256k1.hpp>
 #include <gateway/util/hex.hpp>
 #include <gateway/validate/validate.hpp>
 
-#include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
 namespace gateway::server {
@@ -178,21 +179,8 @@ async_result<write_result> signed_write_pipeline::write(call_context ctx, signed
     api_error e = answer.error();
     if (e.code == errc::provider_unavailable)
         nonces_.release(scope, f.nonce); // it never left: the client may use the nonce again
-    std::string const unknown = what_unknown(target, *request);
-    if (e.code == errc::upstream_timeout)
-        e.message = "The " + network_name(target) + " upstream did not answer in time, so " +
-                    unknown + " Do not resend blindly.";
-    else if (auto const* status = e.details.if_contains("upstreamStatus");
-             status && e.details.contains("outcomeUnknown"))
-        // An answer that does not say whether the write executed (beta's 503).
-        e.message = "The " + network_name(target) + " upstream answered HTTP " +
-                    json::serialize(*status) + " without saying whether the request executed, so " +
-                    unknown + " Do not resend blindly.";
-    else if (e.details.contains("outcomeUnknown"))
-        e.message = "The connection to the " + network_name(target) +
-                    " upstream broke after the request was sent, so " + unknown +
-                    " Do not resend blindly.";
-    co_return e;
+    co_return outcome_unknown_answer(std::move(e), network_name(target),
+                                     what_unknown(target, *request));
 }
 
 async_result<typed_data_response> signed_write_pipeline::typed_data(call_context ctx,

@@ -1,5 +1,8 @@
 #pragma once
 
+#include <gateway/providers/gamma/orders.hpp>
+#include <gateway/providers/gamma/signing.hpp>
+
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/beast/http/field.hpp>
@@ -35,15 +38,18 @@ GATEWAY_IO_DECL std::string client::encode_segment(std::string_view segment) {
     return util::percent_encode(segment, ":@"); // `xyz:TSLA` stays readable
 }
 
-GATEWAY_IO_DECL result<boost::json::value> client::call(boost::beast::http::verb method,
-                                                        std::string path, query_params const& query,
-                                                        boost::json::value const* body) const {
+GATEWAY_IO_DECL result<boost::json::value>
+client::call(boost::beast::http::verb method, std::string path, query_params const& query,
+             boost::json::value const* body,
+             std::vector<std::pair<std::string, std::string>> const& headers) const {
     namespace http = boost::beast::http;
     net::http_request req{method, path + util::encode_query(query, ":@"), 11};
     req.set(http::field::accept, "application/json");
     req.set(http::field::user_agent, "gateway-sdk-cpp/0.1");
     if (s_->options.api_key)
         req.set("X-API-Key", *s_->options.api_key);
+    for (auto const& [name, value] : headers)
+        req.set(name, value);
     if (body) {
         req.set(http::field::content_type, "application/json");
         req.body() = boost::json::serialize(*body);
@@ -379,6 +385,172 @@ client::typed_data(vertical v, std::string_view provider, typed_data_request con
         boost::beast::http::verb::post,
         vertical_path(detail::write_path(to_string(v), provider, "typed-data")),
         boost::json::value_from(r), &parse_typed_data_response);
+}
+
+namespace detail {
+/// A gamma order body with `credentials` in it, as the gateway reads it.
+inline boost::json::object prediction_order_body(gamma_order_request const& r,
+                                                 sign::gamma::credentials const& credentials) {
+    auto body = boost::json::value_from(r).as_object();
+    body["apiKey"] = credentials.api_key();
+    body["apiSecret"] = credentials.secret();
+    body["passphrase"] = credentials.passphrase();
+    return body;
+}
+
+/// Checks `body` with the server's own code: `parse` (inbound) then `validate`.
+template <class Parse>
+result<void> check_like_server(boost::json::value const& body, Parse parse) {
+    auto r = parse(body, strictness::inbound);
+    if (!r)
+        return r.error();
+    return validate(*r);
+}
+} // namespace detail
+
+GATEWAY_IO_DECL result<place_result>
+client::place_prediction_order(std::string_view provider, gamma_order_request const& r,
+                               sign::gamma::credentials const& credentials) const {
+    boost::json::value const body = detail::prediction_order_body(r, credentials);
+    if (auto ok = detail::check_like_server(body, &parse_gamma_order_request); !ok)
+        return ok.error();
+    return send_as<place_result>(
+        boost::beast::http::verb::post,
+        vertical_path(detail::write_path("predictions", provider, "orders")), body,
+        &parse_place_result);
+}
+
+GATEWAY_IO_DECL result<cancel_result>
+client::cancel_prediction_order(std::string_view provider, gamma_cancel_request const& r,
+                                sign::gamma::credentials const& credentials) const {
+    auto o = boost::json::value_from(r).as_object();
+    o["apiKey"] = credentials.api_key();
+    o["apiSecret"] = credentials.secret();
+    o["passphrase"] = credentials.passphrase();
+    boost::json::value const body = std::move(o);
+    if (auto ok = detail::check_like_server(body, &parse_gamma_cancel_request); !ok)
+        return ok.error();
+    return send_as<cancel_result>(
+        boost::beast::http::verb::delete_,
+        vertical_path(detail::write_path("predictions", provider, "orders")), body,
+        &parse_cancel_result);
+}
+
+GATEWAY_IO_DECL result<typed_data_response>
+client::prediction_typed_data(std::string_view provider, gamma_order_request const& params) const {
+    if (auto ok = validate(params, body_kind::typed_data_params); !ok)
+        return ok.error();
+    typed_data_request req;
+    req.operation = typed_data_operation::place_order;
+    req.params = boost::json::value_from(params).as_object();
+    for (auto const* key : {"signature", "apiKey", "apiSecret", "passphrase"})
+        req.params.erase(key);
+    return send_as<typed_data_response>(
+        boost::beast::http::verb::post,
+        vertical_path(detail::write_path("predictions", provider, "typed-data")),
+        boost::json::value_from(req), &parse_typed_data_response);
+}
+
+GATEWAY_IO_DECL result<void>
+client::sign_prediction_order(std::string_view provider, gamma_order_request& r,
+                              sign::gamma::signer const& signer) const {
+    namespace sg = sign::gamma;
+    auto const refuse = [](std::string const& why) {
+        api_error e =
+            make_error(errc::transport_error, "The gateway's typed data " + why + ": not signed.");
+        e.status = 0;
+        return e;
+    };
+    gamma_order_request ask = r; // without its credentials: typed-data never sees them
+    ask.api_key.clear();
+    ask.api_secret.clear();
+    ask.passphrase.clear();
+    ask.signature.clear();
+    if (ask.wallet.is_zero())
+        ask.wallet = signer.address();
+    if (ask.wallet != signer.address())
+        return field_error("wallet", "'wallet' " + ask.wallet.str() + " is not the key's address " +
+                                         signer.address().str() + ".");
+    auto td = prediction_typed_data(provider, ask);
+    if (!td)
+        return td.error();
+    auto const* salt = td->params.if_contains("salt");
+    if (salt && salt->is_uint64())
+        ask.salt = salt->get_uint64();
+    else if (salt && salt->is_int64() && salt->get_int64() > 0)
+        ask.salt = static_cast<std::uint64_t>(salt->get_int64());
+    else
+        return refuse("carries no salt");
+    auto const* domain = td->typed_data.if_contains("domain");
+    auto const* contract = domain && domain->is_object()
+                               ? domain->as_object().if_contains("verifyingContract")
+                               : nullptr;
+    auto const exchange = contract && contract->is_string()
+                              ? gateway::address::parse(contract->get_string(), "verifyingContract")
+                              : result<gateway::address>(field_error("verifyingContract", "-"));
+    if (!exchange || (*exchange != sg::ctf_exchange() && *exchange != sg::neg_risk_ctf_exchange()))
+        return refuse("names no CTF Exchange");
+    // The amounts do not depend on the tick (gamma.md 5.2's exact formula): the finest tick
+    // admits any price the gateway accepted, which the gateway checked against the real one.
+    sg::token_rules const rules{decimal::from_scaled(1, 4),
+                                *exchange == sg::neg_risk_ctf_exchange(), decimal()};
+    auto order = sg::order_of(ask, rules);
+    if (!order)
+        return order.error();
+    if (sg::order_typed_data(*order, *exchange) != boost::json::value(td->typed_data))
+        return refuse("is not this order's");
+    if (auto ok = signer.sign(ask, rules); !ok)
+        return ok.error();
+    r.salt = ask.salt;
+    r.wallet = ask.wallet;
+    r.signature = std::move(ask.signature);
+    return {};
+}
+
+namespace detail {
+/// The `X-Gamma-*` headers of a credentialed read (CONTRACT §4).
+inline std::vector<std::pair<std::string, std::string>>
+credential_headers(sign::gamma::credentials const& c) {
+    return {{"X-Gamma-Api-Key", std::string(c.api_key())},
+            {"X-Gamma-Api-Secret", std::string(c.secret())},
+            {"X-Gamma-Passphrase", std::string(c.passphrase())}};
+}
+} // namespace detail
+
+GATEWAY_IO_DECL result<std::vector<open_order>>
+client::prediction_open_orders(std::string_view provider, std::string_view wallet,
+                               sign::gamma::credentials const& credentials) const {
+    auto a = gateway::address::parse(wallet, "wallet");
+    if (!a)
+        return a.error();
+    return detail::read_answer<std::vector<open_order>>(
+        call(boost::beast::http::verb::get,
+             vertical_path("/predictions/" + encode_segment(provider) + "/orders"),
+             {{"wallet", a->str()}}, nullptr, detail::credential_headers(credentials)),
+        [](boost::json::value const& v, strictness m) {
+            return parse_list(v, m, &parse_open_order, "orders");
+        });
+}
+
+GATEWAY_IO_DECL result<std::vector<fill>>
+client::prediction_fills(std::string_view provider, std::string_view wallet,
+                         sign::gamma::credentials const& credentials,
+                         fills_params const& params) const {
+    auto a = gateway::address::parse(wallet, "wallet");
+    if (!a)
+        return a.error();
+    if (auto ok = validate(params); !ok)
+        return ok.error();
+    query_params q{{"wallet", a->str()}};
+    for (auto& kv : params.to_query())
+        q.push_back(std::move(kv));
+    return detail::read_answer<std::vector<fill>>(
+        call(boost::beast::http::verb::get,
+             vertical_path("/predictions/" + encode_segment(provider) + "/fills"), q, nullptr,
+             detail::credential_headers(credentials)),
+        [](boost::json::value const& v, strictness m) {
+            return parse_list(v, m, &parse_fill, "fills");
+        });
 }
 
 GATEWAY_IO_DECL std::string client::vertical_path(std::string const& path) const {

@@ -1,8 +1,9 @@
 #pragma once
 /**
  * @file errors.hpp
- * gamma's (Polymarket's) error bodies and texts, `upstreams/gamma.md` §3.2, §3.3 and §6: the
- * `{"error":"<message>"}` bodies mock-gamma answers and the gateway reads. One table for both.
+ * gamma's (Polymarket's) error bodies and texts, `upstreams/gamma.md` §3.2, §3.3, §4, §5.4 and
+ * §6: the `{"error":"<message>"}` bodies mock-gamma answers and the gateway reads. One table for
+ * both.
  *
  * The CLOB's texts are the upstream's (gamma.md §6). The catalog's error bodies are UNCONFIRMED
  * (gamma.md §2.4, §9.2); mock-gamma answers the CLOB's shape with the text `not found`.
@@ -38,6 +39,12 @@ inline constexpr error_def market_not_found{"market not found", 404};
 /// An unknown event or market id (catalog; UNCONFIRMED text, mock-gamma's).
 inline constexpr error_def catalog_not_found{"not found", 404};
 
+/// L2 authentication refused: an unknown or expired key, a wrong passphrase, a bad HMAC, a
+/// timestamp outside the window, a key of another address (gamma.md §4.2, §6).
+inline constexpr error_def unauthorized{"Unauthorized/Invalid api key", 401};
+/// L1 (ClobAuth) headers missing or not signed by `POLY_ADDRESS` (gamma.md §6).
+inline constexpr error_def invalid_l1_headers{"Invalid L1 Request headers", 401};
+
 /// The error body `{"error":"<message>"}`, compact.
 GATEWAY_DECL std::string error_body(std::string_view message) {
     boost::json::object o;
@@ -52,6 +59,21 @@ GATEWAY_DECL std::optional<std::string> error_message(boost::json::value const& 
     if (!e || !e->is_string())
         return std::nullopt;
     return std::string(e->get_string());
+}
+
+/**
+ * The reason an answer to `POST /order` gives for refusing the order, if it gives one: its
+ * `error` text (an error body), else a non-empty `errorMsg` (a 200 with `success` false, or a 400
+ * in the order-response shape).
+ */
+GATEWAY_DECL std::optional<std::string> order_refusal(boost::json::value const& v) {
+    if (auto e = error_message(v))
+        return e;
+    auto const* o = v.if_object();
+    auto const* m = o ? o->if_contains("errorMsg") : nullptr;
+    if (m && m->is_string() && !m->get_string().empty())
+        return std::string(m->get_string());
+    return std::nullopt;
 }
 
 } // namespace gateway::wire::gamma

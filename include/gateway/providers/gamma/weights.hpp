@@ -44,8 +44,9 @@ inline constexpr std::array<endpoint_limit, 5> catalog_limits{{
     {"/public-search", 350, true},
 }};
 
-/// The CLOB's public market-data limits (gamma.md §6).
-inline constexpr std::array<endpoint_limit, 8> clob_limits{{
+/// The CLOB's public market-data and trading limits (gamma.md §6). `/order` takes the burst
+/// limit of `POST /order` (3500; `DELETE /order` allows 3000, the same weight 3).
+inline constexpr std::array<endpoint_limit, 11> clob_limits{{
     {"/book", 1500, false},
     {"/books", 500, false},
     {"/price", 1500, false},
@@ -54,6 +55,9 @@ inline constexpr std::array<endpoint_limit, 8> clob_limits{{
     {"/midpoints", 500, false},
     {"/prices-history", 1000, false},
     {"/tick-size", 200, false},
+    {"/order", 3500, false},
+    {"/data/orders", 500, false},
+    {"/data/trades", 500, false},
 }};
 
 namespace detail {
@@ -78,7 +82,8 @@ GATEWAY_DECL constexpr std::uint32_t catalog_weight(std::string_view path) noexc
 }
 
 /// The weight of a CLOB request to `path` (no query, without any base path): `/book` 6,
-/// `/midpoints` 18, `/tick-size` 45, others (`/`, `/time`, `/neg-risk`) 1.
+/// `/midpoints` 18, `/tick-size` 45, `/order` 3, `/data/orders` and `/data/trades` 18, others
+/// (`/`, `/time`, `/neg-risk`) 1.
 GATEWAY_DECL constexpr std::uint32_t clob_weight(std::string_view path) noexcept {
     return detail::weight_in(clob_limits, clob_budget, path);
 }

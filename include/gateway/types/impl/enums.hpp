@@ -48,6 +48,14 @@ struct enum_traits<time_in_force> {
     });
 };
 template <>
+struct enum_traits<prediction_time_in_force> {
+    static constexpr auto rows = std::to_array<enum_row<prediction_time_in_force>>({
+        {prediction_time_in_force::gtc, "gtc"},
+        {prediction_time_in_force::fok, "fok"},
+        {prediction_time_in_force::gtd, "gtd"},
+    });
+};
+template <>
 struct enum_traits<interval> {
     static constexpr auto rows = std::to_array<enum_row<interval>>({
         {interval::m1, "1m"},
@@ -203,6 +211,10 @@ GATEWAY_DECL result<order_type> parse_order_type(std::string_view text, std::str
 GATEWAY_DECL result<time_in_force> parse_time_in_force(std::string_view text,
                                                        std::string_view field) {
     return parse_enum<time_in_force>(text, field);
+}
+GATEWAY_DECL result<prediction_time_in_force>
+parse_prediction_time_in_force(std::string_view text, std::string_view field) {
+    return parse_enum<prediction_time_in_force>(text, field);
 }
 GATEWAY_DECL result<interval> parse_interval(std::string_view text, std::string_view field) {
     return parse_enum<interval>(text, field);

@@ -67,6 +67,7 @@ GATEWAY_DECL result<gamma_order_request> parse_gamma_order_request(boost::json::
     f.with_default("expiration", r.expiration);
     f.with_default("nonce", r.nonce);
     f.optional("salt", r.salt);
+    f.optional("timeInForce", r.time_in_force);
     f.with_default("signature", r.signature);
     f.with_default("apiKey", r.api_key);
     f.with_default("apiSecret", r.api_secret);
@@ -188,6 +189,7 @@ GATEWAY_DECL void tag_invoke(boost::json::value_from_tag, boost::json::value& jv
                                   {"expiration", r.expiration},
                                   {"nonce", r.nonce}});
     detail::put_if(o, "salt", r.salt);
+    detail::put_if(o, "timeInForce", r.time_in_force);
     detail::put_nonempty(o, "signature", r.signature);
     detail::put_nonempty(o, "apiKey", r.api_key);
     detail::put_nonempty(o, "apiSecret", r.api_secret);

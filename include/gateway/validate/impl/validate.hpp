@@ -160,6 +160,9 @@ GATEWAY_DECL result<void> validate(gamma_order_request const& r, body_kind kind)
             "'signatureType' must be 0, 1 or 2.");
     c.non_negative("feeRateBps", r.fee_rate_bps);
     c.non_negative("expiration", r.expiration);
+    bool const gtd = r.time_in_force == prediction_time_in_force::gtd;
+    c.needed(gtd, "expiration", r.expiration != 0, "gtd orders");
+    c.only_for(gtd, "expiration", r.expiration != 0, "gtd orders (timeInForce gtd)");
     c.non_negative("nonce", r.nonce);
     c.needed(write, "salt", r.salt.has_value(), "a signed write");
     detail::check_signed(c, kind, r.signature);

@@ -2,6 +2,8 @@
 // and the decisions the contract leaves open are listed in gamma_map.hpp.
 #include "providers/gamma/gamma_map.hpp"
 
+#include "providers/gamma/gamma_trading.hpp"
+
 #include <gateway/providers/gamma/errors.hpp>
 #include <gateway/util/time.hpp>
 
@@ -446,6 +448,8 @@ api_error read_error(std::string const& name, upstream_answer const& a) {
     std::string said = message ? ": " + *message : std::string();
     if (said.empty() || said.back() != '.')
         said += '.';
+    if (a.status == w::unauthorized.http_status)
+        return credentials_refused(name); // an L2 read (gamma_trading.hpp)
     if (a.status == 425 || a.status == 503) {
         // The CLOB's matching engine restarting (425, ~90 s) or trading halted (503).
         api_error e = make_error(errc::provider_unavailable,

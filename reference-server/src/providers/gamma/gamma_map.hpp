@@ -37,7 +37,8 @@
  *   it can hold a book for: not `closed`, order book enabled (`on_book`).
  * - Orderbook: `/book`'s bids sorted high to low and asks low to high whatever the upstream order
  *   (it sends bids ascending, asks descending), cut to `depth`; `timestamp` the book's (ms).
- * - Errors (read_error): an upstream 404 or 400 is an UPSTREAM_ERROR carrying
+ * - Errors (read_error): a 401 (an L2 read's credentials refused) is 401 INVALID_CREDENTIALS;
+ *   an upstream 404 or 400 is an UPSTREAM_ERROR carrying
  *   `details.upstreamStatus` (a read that looked one thing up turns it into EVENT_NOT_FOUND or
  *   MARKET_NOT_FOUND, see `upstream_missing`); 425 (matching engine restarting) and 503 are 503
  *   PROVIDER_UNAVAILABLE with `Retry-After`; anything else is 502 UPSTREAM_ERROR with the

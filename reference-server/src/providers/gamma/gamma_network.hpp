@@ -120,5 +120,8 @@ private:
 
 /// gamma's predictions reads over its network (gamma_reads.cpp).
 std::shared_ptr<predictions_reads> make_predictions_reads(std::shared_ptr<network> n);
+/// gamma's prediction trading over its network (gamma_orders.cpp): token rules from the CLOB
+/// channel's book reads, L2-signed orders, cancels and account reads on the same channel.
+std::shared_ptr<predictions_trading> make_predictions_trading(std::shared_ptr<network> n);
 
 } // namespace gateway::server::gamma

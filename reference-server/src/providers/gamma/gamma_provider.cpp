@@ -1,7 +1,6 @@
 // Provider gamma's factory: its catalog row (spec 2.1/2.2), its health probe, and its one network
 // (no testnet: CONTRACT §7) with the two upstream channels, the Gamma catalog (`baseUrl`) and the
-// CLOB (`clobBaseUrl`), each with its own budget. Its trading arrives as its own issue, in this
-// folder.
+// CLOB (`clobBaseUrl`), each with its own budget; reads on both, trading on the CLOB.
 #include "providers/gamma/gamma_provider.hpp"
 
 #include "config.hpp"
@@ -76,6 +75,7 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
                                              wire::gamma::max_catalog_page);
     auto n = std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o));
     p->live.predictions = make_predictions_reads(n);
+    p->live.prediction_orders = make_predictions_trading(n);
     p->probe = {"gamma", *clob, boost::beast::http::verb::get, std::string(wire::gamma::ok_path),
                 "", "GET / on the order-book (CLOB) API (liveness, answers \"OK\")",
                 // The probe counts against the CLOB's budget like any call (CONTRACT §3).
