@@ -72,7 +72,7 @@ std::optional<json::value> create_api_key(std::string const& clob,
 }
 
 /// A resting BUY of `token` at `price`, unsigned.
-gateway::gamma_order_request resting_buy(std::string const& token, gateway::decimal price) {
+gateway::gamma_order_request resting_buy(std::string const& token, gateway::decimal const& price) {
     gateway::gamma_order_request r;
     r.token_id = token;
     r.side = gateway::side::buy;

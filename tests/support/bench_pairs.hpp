@@ -73,7 +73,7 @@ inline std::pair<std::vector<double>, std::vector<double>> measure_pair(std::str
         [&]() -> asio::awaitable<void> {
             for (int i = 0; i < n; ++i) {
                 for (int side = 0; side < 2; ++side) {
-                    auto& f = side == 0 ? a : b;
+                    auto const& f = side == 0 ? a : b;
                     if (!f)
                         continue;
                     auto req = f();
