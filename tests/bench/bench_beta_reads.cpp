@@ -15,93 +15,31 @@
 // what it adds), and cached, with the default cache:
 // - prices: GET /v1/perps/beta/prices; GET /fapi/v3/ticker/price
 // Prints p50 / p99 in microseconds and the added latency (gateway - direct) at each.
+#include "bench/bench_common.hpp"
 #include "support/fetch.hpp"
-#include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/providers/beta/requests.hpp>
 #include <gateway/providers/beta/signing.hpp>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
-
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <vector>
 
 namespace gateway_bench::beta_reads {
 
 namespace {
 
-using gateway::test::percentiles;
-using gateway::test::summarize;
-
-namespace asio = boost::asio;
 namespace http = boost::beast::http;
 namespace w = gateway::wire::beta;
-using gateway::net::http_client;
-using gateway::net::http_request;
 
 /// beta.md §3.2's published demo key: the gateway's read signer here, so direct requests can be
 /// signed by the same signer the gateway uses.
 constexpr char const* signer_key =
     "4fd0a42218f3eae43a6ce26d22544e986139a01e5b34a62db53757ffca81bae1";
 constexpr char const* signer_address = "0x21cf8ae13bb72632562c6fff438652ba1a151bb0";
-
-/// Sends `make()` `n` times over one keep-alive client; returns each latency in µs.
-template <class Make>
-std::vector<double> measure(std::string const& base_text, int n, Make make) {
-    auto const base = *gateway::net::url::parse(base_text);
-    asio::io_context ioc;
-    http_client client(ioc.get_executor());
-    std::vector<double> out;
-    int failures = 0;
-    asio::co_spawn(
-        ioc,
-        [&]() -> asio::awaitable<void> {
-            for (int i = 0; i < n + n / 10; ++i) { // the first tenth warms up and is dropped
-                http_request req = make();
-                auto const t0 = std::chrono::steady_clock::now();
-                auto answer = co_await client.async_request(base, std::move(req));
-                auto const t1 = std::chrono::steady_clock::now();
-                if (!answer || answer->result_int() != 200) {
-                    if (failures++ == 0)
-                        std::fprintf(
-                            stderr, "first failure: %s\n",
-                            answer ? (std::to_string(answer->result_int()) + " " + answer->body())
-                                         .c_str()
-                                   : answer.error().message.c_str());
-                }
-                if (i >= n / 10)
-                    out.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-            }
-            client.clear_pool();
-        },
-        asio::detached);
-    ioc.run();
-    if (failures)
-        std::fprintf(stderr, "warning: %d requests failed\n", failures);
-    return out;
-}
-
-http_request get(std::string target, std::string const& key = {}) {
-    http_request req{http::verb::get, std::move(target), 11};
-    if (!key.empty())
-        req.set("X-API-Key", key);
-    return req;
-}
-
-void report(char const* name, percentiles direct, percentiles via) {
-    std::printf("%-14s direct p50 %7.0f us  p99 %7.0f us | gateway p50 %7.0f us  p99 %7.0f us | "
-                "added p50 %6.0f us  p99 %6.0f us\n",
-                name, direct.p50, direct.p99, via.p50, via.p99, via.p50 - direct.p50,
-                via.p99 - direct.p99);
-}
 
 /// The gateway configured for a benchmark: read signer from `key_file`, no budget in the way.
 gateway::test::test_gateway make_gateway(std::string const& key_file, bool cache) {
@@ -151,25 +89,25 @@ int run(int argc, char** argv) {
         });
         auto via = measure(gw.base_url, n,
                            [&] { return get("/v1/perps/beta/markets/BTC/orderbook", api_key); });
-        report("orderbook", summarize(direct), summarize(via));
+        report("orderbook", direct, via);
 
         direct = measure(mock, n, [&] { return signed_get("/fapi/v3/positionRisk"); });
         via = measure(gw.base_url, n, [&] {
             return get("/v1/perps/beta/account/" + user.str() + "/positions", api_key);
         });
-        report("positions", summarize(direct), summarize(via));
+        report("positions", direct, via);
 
         direct = measure(mock, n, [&] { return signed_get("/api/v3/account"); });
         via = measure(gw.base_url, n,
                       [&] { return get("/v1/spot/beta/balances/" + user.str(), api_key); });
-        report("spot balances", summarize(direct), summarize(via));
+        report("spot balances", direct, via);
     }
     {
         auto gw = make_gateway(key_file.string(), true); // default cache
         auto const api_key = gw.create_key(gateway::server::auth::key_env::live, 1e6);
         auto direct = measure(gw.beta->base_url(), n, [&] { return get("/fapi/v3/ticker/price"); });
         auto via = measure(gw.base_url, n, [&] { return get("/v1/perps/beta/prices", api_key); });
-        report("prices cached", summarize(direct), summarize(via));
+        report("prices cached", direct, via);
     }
     std::filesystem::remove(key_file);
     return 0;

@@ -11,8 +11,7 @@
 //     under the mark, inside the percent-price band), so each one is a book insert on the mock.
 //
 //   build/tests/gateway_bench beta_trading [requests]
-#include "support/bench_pairs.hpp"
-#include "support/latency.hpp"
+#include "bench/bench_common.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/providers/beta.hpp>
@@ -20,23 +19,20 @@
 #include <boost/json/serialize.hpp>
 #include <boost/json/value_from.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace gateway_bench::beta_trading {
 
 namespace {
 
-using gateway::test::measure_pair;
-using gateway::test::per_second;
-using gateway::test::summarize;
-
 namespace http = boost::beast::http;
 namespace json = boost::json;
 namespace sb = gateway::sign::beta;
-using gateway::net::http_request;
-using make_fn = gateway::test::bench_make_fn;
 
 constexpr char const* wallet_key =
     "0x4c0883a69102937d6231471b5dbb6204fe5129617082792ae468d01a3f362318";
@@ -114,22 +110,14 @@ int run(int argc, char** argv) {
     auto const key = gw.create_key(gateway::server::auth::key_env::live, 1e6);
     {
         // Fund the wallet and pin the mark; learn markets before measuring.
-        auto setup = [&](std::string const& target, std::string const& body) {
-            return [req = gateway::test::bench_post_json(target, body)]() {
-                return req;
-            };
-        };
-        measure_pair(gw.beta->base_url(),
-                     setup("/__mock/accounts", R"({"address":")" + signer.address().str() +
-                                                   R"(","balances":{"USDT":"10000000"}})"),
-                     gw.beta->base_url(),
-                     setup("/__mock/mark", R"({"symbol":"BTC","price":"65000"})"), 1);
-        http_request g{http::verb::get, "/v1/perps/beta/markets", 11};
-        g.set("X-API-Key", key);
-        measure_pair(
-            gw.base_url, [g] { return g; }, gw.base_url, {}, 5);
+        measure(gw.beta->base_url(), 1, [&] {
+            return post_json("/__mock/accounts", R"({"address":")" + signer.address().str() +
+                                                     R"(","balances":{"USDT":"10000000"}})");
+        });
+        measure(gw.beta->base_url(), 1,
+                [] { return post_json("/__mock/mark", R"({"symbol":"BTC","price":"65000"})"); });
+        measure(gw.base_url, 5, [&] { return get("/v1/perps/beta/markets", key); });
     }
-    int const total = n + n / 10;
     make_fn direct = [&]() {
         auto r = resting_buy();
         if (!signer.sign(r, btc))
@@ -137,23 +125,18 @@ int run(int argc, char** argv) {
         auto const p = sb::signing_payload_for(sb::order_params(r, btc).value(), r.nonce, r.wallet,
                                                r.signer, false)
                            .value();
-        return gateway::test::bench_request(http::verb::post, "/fapi/v3/order",
-                                            p.msg + "&signature=" + r.signature,
-                                            "application/x-www-form-urlencoded");
+        return request(http::verb::post, "/fapi/v3/order", p.msg + "&signature=" + r.signature,
+                       "application/x-www-form-urlencoded");
     };
     make_fn via = [&]() {
         auto r = resting_buy();
         if (!signer.sign(r, btc))
             std::abort();
-        return gateway::test::bench_post_json("/v1/perps/beta/orders",
-                                              json::serialize(json::value_from(r)), key);
+        return post_json("/v1/perps/beta/orders", json::serialize(json::value_from(r)), key);
     };
-    auto [direct_us, via_us] = measure_pair(gw.beta->base_url(), direct, gw.base_url, via, total);
-    auto const d = summarize(std::move(direct_us));
-    auto const g = summarize(std::move(via_us));
-    std::printf("signed order   direct p50 %7.0f us  p99 %7.0f us | gateway p50 %7.0f us  p99 "
-                "%7.0f us | added p50 %6.0f us  p99 %6.0f us\n",
-                d.p50, d.p99, g.p50, g.p99, g.p50 - d.p50, g.p99 - d.p99);
+    auto [direct_us, via_us] =
+        measure_pair(gw.beta->base_url(), one(direct), gw.base_url, one(via), n);
+    report("signed order", std::move(direct_us), std::move(via_us));
     return 0;
 }
 

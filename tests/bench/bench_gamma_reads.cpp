@@ -21,15 +21,12 @@
 // - events 100 cached: GET /v1/predictions/gamma/events?limit=100; the same direct sequence.
 // Prints p50 / p99 in microseconds and the added latency (gateway - direct) at each, then the
 // upstream calls of one events?limit=100, cold and warm, from mock-gamma's /__mock/stats.
+#include "bench/bench_common.hpp"
 #include "support/fetch.hpp"
-#include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/providers/gamma/requests.hpp>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
-#include <boost/asio/io_context.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -45,73 +42,12 @@ namespace gateway_bench::gamma_reads {
 
 namespace {
 
-using gateway::test::percentiles;
-using gateway::test::summarize;
-
-namespace asio = boost::asio;
 namespace http = boost::beast::http;
 namespace json = boost::json;
 namespace w = gateway::wire::gamma;
-using gateway::net::http_client;
-using gateway::net::http_request;
-
-/// Sends the requests `make()` returns, in order, `n` times over one keep-alive client; returns
-/// each sequence's latency in µs.
-template <class Make>
-std::vector<double> measure(std::string const& base_text, int n, Make make) {
-    auto const base = *gateway::net::url::parse(base_text);
-    asio::io_context ioc;
-    http_client client(ioc.get_executor());
-    std::vector<double> out;
-    int failures = 0;
-    asio::co_spawn(
-        ioc,
-        [&]() -> asio::awaitable<void> {
-            for (int i = 0; i < n + n / 10; ++i) { // the first tenth warms up and is dropped
-                std::vector<http_request> sequence = make();
-                auto const t0 = std::chrono::steady_clock::now();
-                for (auto& req : sequence) {
-                    auto answer = co_await client.async_request(base, std::move(req));
-                    if ((!answer || answer->result_int() != 200) && failures++ == 0)
-                        std::fprintf(stderr, "first failure: %s\n",
-                                     answer ? (std::to_string(answer->result_int()) + " " +
-                                               answer->body().substr(0, 300))
-                                                  .c_str()
-                                            : answer.error().message.c_str());
-                }
-                auto const t1 = std::chrono::steady_clock::now();
-                if (i >= n / 10)
-                    out.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-            }
-            client.clear_pool();
-        },
-        asio::detached);
-    ioc.run();
-    if (failures)
-        std::fprintf(stderr, "warning: %d requests failed\n", failures);
-    return out;
-}
-
-http_request get(std::string target, std::string const& key = {}) {
-    http_request req{http::verb::get, std::move(target), 11};
-    if (!key.empty())
-        req.set("X-API-Key", key);
-    return req;
-}
 
 http_request post_midpoints(std::vector<std::string> const& tokens) {
-    http_request req{http::verb::post, "/clob" + std::string(w::midpoints_path), 11};
-    req.set(http::field::content_type, "application/json");
-    req.body() = w::token_batch(tokens);
-    req.prepare_payload();
-    return req;
-}
-
-void report(char const* name, percentiles direct, percentiles via) {
-    std::printf("%-18s direct p50 %7.0f us  p99 %7.0f us | gateway p50 %7.0f us  p99 %7.0f us | "
-                "added p50 %6.0f us  p99 %6.0f us\n",
-                name, direct.p50, direct.p99, via.p50, via.p99, via.p50 - direct.p50,
-                via.p99 - direct.p99);
+    return post_json("/clob" + std::string(w::midpoints_path), w::token_batch(tokens));
 }
 
 /// The gateway configured for a benchmark: no budget in the way, the mock's own limits off.
@@ -212,33 +148,28 @@ int run(int argc, char** argv) {
         live_tokens(fetch_json(mock + page_open), page_tokens);
         live_tokens(fetch_json(mock + page_closed), page_tokens);
 
-        auto direct = measure(mock, n, [&] {
-            return std::vector<http_request>{
-                get("/clob" + w::target(w::book_path, w::token_query(token)))};
-        });
+        auto direct = measure(
+            mock, n, [&] { return get("/clob" + w::target(w::book_path, w::token_query(token))); });
         auto via = measure(gw.base_url, n, [&] {
-            return std::vector<http_request>{
-                get("/v1/predictions/gamma/tokens/" + token + "/orderbook", api_key)};
+            return get("/v1/predictions/gamma/tokens/" + token + "/orderbook", api_key);
         });
-        report("orderbook", summarize(direct), summarize(via));
+        report("orderbook", direct, via);
 
-        direct = measure(mock, n, [&] {
+        direct = measure_sequences(mock, n, [&] {
             return std::vector<http_request>{get(w::market_path("516701")),
                                              post_midpoints(market_tokens)};
         });
-        via = measure(gw.base_url, n, [&] {
-            return std::vector<http_request>{get("/v1/predictions/gamma/markets/516701", api_key)};
-        });
-        report("market", summarize(direct), summarize(via));
+        via = measure(gw.base_url, n,
+                      [&] { return get("/v1/predictions/gamma/markets/516701", api_key); });
+        report("market", direct, via);
 
-        direct = measure(mock, n, [&] {
+        direct = measure_sequences(mock, n, [&] {
             return std::vector<http_request>{get(w::event_path("16085")),
                                              post_midpoints(event_tokens)};
         });
-        via = measure(gw.base_url, n, [&] {
-            return std::vector<http_request>{get("/v1/predictions/gamma/events/16085", api_key)};
-        });
-        report("event", summarize(direct), summarize(via));
+        via = measure(gw.base_url, n,
+                      [&] { return get("/v1/predictions/gamma/events/16085", api_key); });
+        report("event", direct, via);
 
         int const n_list = std::max(1, n / 10); // a 100-event page is ~100x a book
         auto list_direct = [&] {
@@ -248,10 +179,9 @@ int run(int argc, char** argv) {
                        std::make_move_iterator(batches.end()));
             return seq;
         };
-        direct = measure(mock, n_list, list_direct);
-        via = measure(gw.base_url, n_list,
-                      [&] { return std::vector<http_request>{get(events_100, api_key)}; });
-        report("events 100", summarize(direct), summarize(via));
+        direct = measure_sequences(mock, n_list, list_direct);
+        via = measure(gw.base_url, n_list, [&] { return get(events_100, api_key); });
+        report("events 100", direct, via);
     }
     {
         auto gw = make_gateway(true); // default cache
@@ -275,16 +205,15 @@ int run(int argc, char** argv) {
         live_tokens(fetch_json(mock + page_open), page_tokens);
         live_tokens(fetch_json(mock + page_closed), page_tokens);
         int const n_list = std::max(1, n / 10);
-        auto direct = measure(mock, n_list, [&] {
+        auto direct = measure_sequences(mock, n_list, [&] {
             std::vector<http_request> seq{get(page_open), get(page_closed)};
             auto batches = midpoint_batches(page_tokens);
             seq.insert(seq.end(), std::make_move_iterator(batches.begin()),
                        std::make_move_iterator(batches.end()));
             return seq;
         });
-        auto via = measure(gw.base_url, n_list,
-                           [&] { return std::vector<http_request>{get(events_100, api_key)}; });
-        report("events 100 cached", summarize(direct), summarize(via));
+        auto via = measure(gw.base_url, n_list, [&] { return get(events_100, api_key); });
+        report("events 100 cached", direct, via);
     }
     return 0;
 }

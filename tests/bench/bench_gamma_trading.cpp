@@ -12,9 +12,8 @@
 //     inside it.
 //
 //   build/tests/gateway_bench gamma_trading [requests]
-#include "support/bench_pairs.hpp"
+#include "bench/bench_common.hpp"
 #include "support/fetch.hpp"
-#include "support/latency.hpp"
 #include "support/test_gateway.hpp"
 
 #include <gateway/providers/gamma.hpp>
@@ -34,11 +33,6 @@
 namespace gateway_bench::gamma_trading {
 
 namespace {
-
-using gateway::test::bench_make_fn;
-using gateway::test::measure_pair;
-using gateway::test::per_second;
-using gateway::test::summarize;
 
 namespace http = boost::beast::http;
 namespace json = boost::json;
@@ -186,16 +180,15 @@ int run(int argc, char** argv) {
             gateway::decimal::parse_lenient(v.at("min_order_size").as_string()).value()};
     }();
 
-    int const total = n + n / 10;
     sg::credentials const creds(clob_key, clob_secret, clob_passphrase);
-    bench_make_fn direct = [&]() {
+    make_fn direct = [&]() {
         auto r = resting_buy(token, price);
         if (!signer.sign(r, gamma_rules))
             std::abort();
         auto const order = sg::order_of(r, gamma_rules).value();
         auto body = w::order_body(sg::order_wire(order, r.signature), clob_key,
                                   gateway::prediction_time_in_force::gtc);
-        auto req = gateway::test::bench_post_json("/clob" + std::string(w::order_path), body);
+        auto req = post_json("/clob" + std::string(w::order_path), body);
         auto headers = sg::l2_headers(creds, signer.address(), now_s(), "POST",
                                       std::string(w::order_path), body)
                            .value();
@@ -203,7 +196,7 @@ int run(int argc, char** argv) {
             req.set(h.name, h.value);
         return req;
     };
-    bench_make_fn via = [&]() {
+    make_fn via = [&]() {
         auto r = resting_buy(token, price);
         if (!signer.sign(r, gamma_rules))
             std::abort();
@@ -211,16 +204,12 @@ int run(int argc, char** argv) {
         body["apiKey"] = clob_key;
         body["apiSecret"] = clob_secret;
         body["passphrase"] = clob_passphrase;
-        return gateway::test::bench_post_json("/v1/predictions/gamma/orders", json::serialize(body),
-                                              api_key);
+        return post_json("/v1/predictions/gamma/orders", json::serialize(body), api_key);
     };
-    measure_pair(gw.base_url, via, gw.base_url, {}, 5); // warm: the gateway learns the book
-    auto [direct_us, via_us] = measure_pair(gw.gamma->base_url(), direct, gw.base_url, via, total);
-    auto const d = summarize(std::move(direct_us));
-    auto const g = summarize(std::move(via_us));
-    std::printf("signed order   direct p50 %7.0f us  p99 %7.0f us | gateway p50 %7.0f us  p99 "
-                "%7.0f us | added p50 %6.0f us  p99 %6.0f us\n",
-                d.p50, d.p99, g.p50, g.p99, g.p50 - d.p50, g.p99 - d.p99);
+    measure(gw.base_url, 5, via); // warm: the gateway learns the token's book
+    auto [direct_us, via_us] =
+        measure_pair(gw.gamma->base_url(), one(direct), gw.base_url, one(via), n);
+    report("signed order", std::move(direct_us), std::move(via_us));
     return 0;
 }
 

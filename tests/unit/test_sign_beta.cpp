@@ -94,3 +94,19 @@ TEST_CASE("beta nonces are microseconds and strictly increasing", "[unit][sign][
     CHECK(b > a);
     CHECK(a > 1'700'000'000'000'000ULL); // after 2023, in microseconds
 }
+
+TEST_CASE("beta read nonces never equal a millisecond nonce x 1000", "[unit][sign][beta]") {
+    // Calls faster than the clock count up by 1 µs, so 20000 of them, alternating with
+    // next_nonce_us, walk across many multiples of 1000.
+    std::uint64_t last = sb::next_nonce_us();
+    int not_increasing = 0, on_a_millisecond = 0;
+    for (int i = 0; i < 20000; ++i) {
+        bool const read = i % 2 == 0;
+        auto const n = read ? sb::next_read_nonce_us() : sb::next_nonce_us();
+        not_increasing += n <= last;
+        on_a_millisecond += read && n % 1000 == 0;
+        last = n;
+    }
+    CHECK(not_increasing == 0);
+    CHECK(on_a_millisecond == 0);
+}

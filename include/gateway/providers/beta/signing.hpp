@@ -7,7 +7,8 @@
  * `&signature=`). Shared by the SDK's signer, the gateway (which verifies client signatures and
  * signs its own reads) and mock-beta (which verifies as the upstream does).
  *
- * All functions are pure and thread-safe, except `next_nonce_us`, which reads the clock.
+ * All functions are pure and thread-safe, except `next_nonce_us` and `next_read_nonce_us`, which
+ * read the clock.
  */
 #include <gateway/config.hpp>
 #include <gateway/result.hpp>
@@ -57,6 +58,14 @@ GATEWAY_DECL result<address> recover_message(std::string_view msg, std::string_v
 /// A microsecond nonce for a new request: now, or one more than the last one this process
 /// handed out (beta.md §3.1 nonce rules: unique and within 10 s). Thread-safe.
 GATEWAY_DECL std::uint64_t next_nonce_us();
+
+/**
+ * A microsecond nonce, as `next_nonce_us` (strictly increasing together with it), that is never a
+ * multiple of 1000. For a party that signs requests for an account whose own requests carry
+ * milliseconds x 1000 (the gateway's read signer; CONTRACT 6.2 writes): the upstream keeps the
+ * nonces it has seen per user (beta.md §3.1), so the two can never spend each other's nonce.
+ */
+GATEWAY_DECL std::uint64_t next_read_nonce_us();
 
 } // namespace gateway::sign::beta
 

@@ -71,10 +71,11 @@ network::start_signed_get(venue v, std::string path, query_params query, address
     // flight share one signed call; nothing is shared across accounts.
     call.key = "signed " + w::target(path, query) + " for " + user.str();
     call.target = path; // replaced when signed
-    // Signed when the request leaves (after any budget wait), so the nonce is fresh (±10 s).
+    // Signed when the request leaves (after any budget wait), so the nonce is fresh (±10 s); a
+    // read nonce never equals the nonce of one of the account's own orders (ms x 1000).
     call.finalize = [self = shared_from_this(), path = std::move(path), query = std::move(query),
                      user](upstream_call& c) {
-        c.target = w::signed_target(path, query, sign::beta::next_nonce_us(), user,
+        c.target = w::signed_target(path, query, sign::beta::next_read_nonce_us(), user,
                                     self->read_signer_address_, self->read_signer_,
                                     self->options_.testnet);
     };

@@ -170,18 +170,23 @@ public:
             co_return answer.error();
         if (answer->status < 200 || answer->status >= 300)
             co_return write_error(name, *answer, bw.kind, bw.signer);
-        if (answer->body.is_null()) {
-            // Accepted, but unreadable: the write may well have executed.
-            api_error e = make_error(errc::upstream_error,
-                                     "The " + name + " upstream answered a body that is not JSON.");
-            e.details["outcomeUnknown"] = true;
-            e.details["upstreamStatus"] = answer->status;
-            co_return e;
-        }
+        // Accepted, but unreadable (not JSON, or not the answer's shape): the write may well
+        // have executed.
+        auto const unknown = [&](api_error e) {
+            if (e.code == errc::upstream_error) {
+                e.details["outcomeUnknown"] = true;
+                e.details["upstreamStatus"] = answer->status;
+            }
+            return e;
+        };
+        if (answer->body.is_null())
+            co_return unknown(make_error(errc::upstream_error, "The " + name +
+                                                                   " upstream answered a body "
+                                                                   "that is not JSON."));
         if (auto const* p = std::get_if<place_order_request>(&d.request)) {
             auto placed = to_place_result(name, answer->body, p->size, p->client_order_id);
             if (!placed)
-                co_return placed.error();
+                co_return unknown(placed.error());
             bool const may_have_matched =
                 p->type == order_type::market || p->type == order_type::limit;
             if (placed->status == place_status::open && may_have_matched) {
@@ -197,13 +202,13 @@ public:
         if (auto const* c = std::get_if<cancel_order_request>(&d.request)) {
             auto canceled = to_cancel_result(name, answer->body, c->order_id);
             if (!canceled)
-                co_return canceled.error();
+                co_return unknown(canceled.error());
             co_return *canceled;
         }
         auto changed = to_leverage_result(name, answer->body,
                                           std::get<set_leverage_request>(d.request).symbol);
         if (!changed)
-            co_return changed.error();
+            co_return unknown(changed.error());
         co_return *changed;
     }
 

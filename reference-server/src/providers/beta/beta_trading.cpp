@@ -185,7 +185,8 @@ result<place_result> to_place_result(std::string const& name, json::value const&
     auto id = id_of(*o, "orderId");
     std::string_view const status = string_of(*o, "status");
     auto const executed = decimal_of(*o, "executedQty").value_or(decimal());
-    if (!id || status.empty() || executed.is_negative())
+    // More executed than was ordered is no answer to this order.
+    if (!id || status.empty() || executed.is_negative() || size < executed)
         return malformed(name, "order");
 
     place_result out;

@@ -56,7 +56,7 @@ api_error write_error(std::string const& name, upstream_answer const& a, write_k
  * The upstream's order object answering a new order -> the place result (see the file
  * comment). `size` is the order's, `client_order_id` the body's.
  * @par Errors ORDER_REJECTED (expired unfilled, rejected); an error body as `write_error`;
- * UPSTREAM_ERROR for a body that is neither.
+ * UPSTREAM_ERROR for a body that is neither, or that executed more than `size`.
  */
 result<place_result> to_place_result(std::string const& name, boost::json::value const& order,
                                      decimal const& size,

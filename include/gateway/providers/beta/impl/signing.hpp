@@ -119,4 +119,12 @@ GATEWAY_DECL std::uint64_t next_nonce_us() {
     return next;
 }
 
+GATEWAY_DECL std::uint64_t next_read_nonce_us() {
+    std::uint64_t n = 0;
+    do
+        n = next_nonce_us();
+    while (n % 1000 == 0);
+    return n;
+}
+
 } // namespace gateway::sign::beta
