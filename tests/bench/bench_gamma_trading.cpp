@@ -66,7 +66,7 @@ std::optional<json::value> create_api_key(std::string const& clob,
 }
 
 /// A resting BUY of `token` at `price`, unsigned.
-gateway::gamma_order_request resting_buy(std::string const& token, gateway::decimal price) {
+gateway::gamma_order_request resting_buy(std::string const& token, gateway::decimal const& price) {
     gateway::gamma_order_request r;
     r.token_id = token;
     r.side = gateway::side::buy;
@@ -206,7 +206,7 @@ int run(int argc, char** argv) {
         body["passphrase"] = clob_passphrase;
         return post_json("/v1/predictions/gamma/orders", json::serialize(body), api_key);
     };
-    measure(gw.base_url, 5, via); // warm: the gateway learns the book
+    measure(gw.base_url, 5, via); // warm: the gateway learns the token's book
     auto [direct_us, via_us] =
         measure_pair(gw.gamma->base_url(), one(direct), gw.base_url, one(via), n);
     report("signed order", std::move(direct_us), std::move(via_us));

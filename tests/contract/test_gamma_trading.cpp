@@ -15,6 +15,7 @@
 #include "support/test_gateway.hpp"
 #include "support/trading.hpp"
 
+#include <gateway/net/http_server.hpp>
 #include <gateway/providers/gamma.hpp>
 #include <gateway/providers/gamma/orders.hpp>
 #include <gateway/providers/gamma/signing.hpp>
@@ -31,6 +32,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <unistd.h>
 
 namespace gamma_trading_test {
@@ -695,6 +697,78 @@ TEST_CASE("gamma typed-data: tick size and exchange looked up, amounts, a fresh 
         REQUIRE_FALSE(res);
         CHECK(res.error().details.at("field").as_string() == "price");
     }
+}
+
+namespace {
+
+/// A "gateway" on 127.0.0.1 answering every request with `body` (200, JSON).
+struct canned_server {
+    explicit canned_server(std::string body)
+        : body_(std::move(body)) {
+        namespace asio = boost::asio;
+        server = std::make_shared<net::http_server>(
+            ioc, net::server_options{},
+            [this](net::request& req,
+                   net::tcp::endpoint const&) -> asio::awaitable<std::optional<net::response>> {
+                net::response res{boost::beast::http::status::ok, req.version()};
+                res.set(boost::beast::http::field::content_type, "application/json");
+                res.body() = body_;
+                co_return res;
+            });
+        port = server->listen({asio::ip::make_address("127.0.0.1"), 0}).port();
+        server->start();
+        io = std::thread([this] { ioc.run(); });
+    }
+    ~canned_server() {
+        server->stop();
+        io.join();
+    }
+    canned_server(canned_server const&) = delete;
+    canned_server& operator=(canned_server const&) = delete;
+
+    std::string base_url() const { return "http://127.0.0.1:" + std::to_string(port); }
+
+    std::string body_;
+    boost::asio::io_context ioc;
+    std::shared_ptr<net::http_server> server;
+    std::uint16_t port = 0;
+    std::thread io;
+};
+
+} // namespace
+
+TEST_CASE("gamma SDK signing through typed-data: the gateway's Order is signed only when it is "
+          "the order's own",
+          "[contract][gamma][trading]") {
+    trading t;
+    auto r = t.order(side::buy, "10", t.free_price);
+    REQUIRE(t.c.sign_prediction_order("gamma", r, t.alice.signer));
+    REQUIRE(r.salt);
+    CHECK(r.wallet == t.alice.signer.address());
+    auto placed = t.c.place_prediction_order("gamma", r, t.alice.creds.make());
+    REQUIRE(placed);
+    CHECK(placed->status == place_status::open);
+
+    // A gateway that answers another Order (more USDC for the same shares) gets no signature.
+    auto ask = t.order(side::buy, "10", t.free_price);
+    ask.wallet = t.alice.signer.address();
+    auto td = t.c.prediction_typed_data("gamma", ask);
+    REQUIRE(td);
+    auto tampered = json::value_from(*td).as_object();
+    auto& message = tampered["typedData"].as_object()["message"].as_object();
+    message["makerAmount"] =
+        std::to_string(std::stoull(std::string(message["makerAmount"].as_string())) * 2);
+    canned_server liar(json::serialize(tampered));
+    client_options o;
+    o.base_url = liar.base_url();
+    o.api_key = t.api_key;
+    auto lied_to = client::create(o).value();
+    auto victim = t.order(side::buy, "10", t.free_price);
+    auto refused = lied_to.sign_prediction_order("gamma", victim, t.alice.signer);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code == errc::transport_error);
+    CHECK(victim.signature.empty());
+    CHECK_FALSE(victim.salt);
 }
 
 TEST_CASE("gamma upstream failures: an order is sent once, never retried, an unknown outcome says "

@@ -227,11 +227,13 @@ private:
         return {};
     }
 
-    /// One L2 `GET` page of an account read; never cached, never shared.
-    // cppcheck-suppress passedByValue
+    /// One L2 `GET` page of an account read; never cached, never shared. `credentials` live in
+    /// the calling read's frame, which awaits this one.
     asio::awaitable<result<json::value>> account_page(call_context const& ctx,
                                                       api_credentials const& credentials,
+                                                      // cppcheck-suppress passedByValue
                                                       address wallet, std::string_view path,
+                                                      // cppcheck-suppress passedByValue
                                                       query_params query) {
         upstream_call call;
         call.target = w::target(path, query);

@@ -1,6 +1,7 @@
 #include "providers/gamma/gamma_trading.hpp"
 
 #include <gateway/providers/gamma/errors.hpp>
+#include <gateway/providers/gamma/requests.hpp>
 #include <gateway/types/fixed.hpp>
 #include <gateway/util/ascii.hpp>
 
@@ -195,10 +196,12 @@ result<cancel_result> to_cancel_result(std::string const& name, json::value cons
     auto const* o = answer.if_object();
     if (!o)
         return clob_malformed(name, "the cancel");
-    if (auto const* done = o->if_contains("canceled"); done && done->is_array())
-        for (auto const& id : done->get_array())
-            if (id.is_string() && util::iequals(id.get_string(), order_id))
-                return cancel_result{order_id, cancel_status::canceled};
+    if (auto const* done = o->if_contains("canceled");
+        done && done->is_array() &&
+        std::any_of(done->get_array().begin(), done->get_array().end(), [&](auto const& id) {
+            return id.is_string() && util::iequals(id.get_string(), order_id);
+        }))
+        return cancel_result{order_id, cancel_status::canceled};
     for (auto const* key : {"not_canceled", "notCanceled"}) {
         auto const* refused = o->if_contains(key);
         if (!refused || !refused->is_object())
