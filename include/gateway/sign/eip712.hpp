@@ -85,6 +85,10 @@ GATEWAY_DECL result<hash256> hash_typed_data(boost::json::value const& typed_dat
 GATEWAY_DECL result<signature> sign_typed_data(boost::json::value const& typed_data,
                                                private_key const& key);
 
+/// `sign_typed_data` as a wallet answers it: `0x` + 130 hex (`r || s || v`, v 27/28).
+GATEWAY_DECL result<std::string> sign_typed_data_hex(boost::json::value const& typed_data,
+                                                     private_key const& key);
+
 /**
  * The signer of `sig` over `typed_data`.
  * @par Errors VALIDATION_ERROR for invalid typed data; SIGNATURE_ERROR as `recover`.

@@ -60,32 +60,25 @@ engine::engine(ledger& l, market_state& markets, clock_fn clock)
     : ledger_(l)
     , markets_(markets)
     , clock_(clock ? std::move(clock) : clock_fn([] { return now_ms(); })) {
-    for (auto const& p : perps()) {
-        auto const i = markets_.find(p.symbol);
+    auto add = [&](venue where, std::string_view symbol, std::string_view base,
+                   std::string_view listed_as, unsigned px_scale, unsigned sz_scale) {
+        auto const i = markets_.find(listed_as);
         if (!i)
-            continue;
+            return;
         market_book b;
-        b.where = venue::futures;
-        b.symbol = std::string(p.symbol);
-        b.base = std::string(p.base);
+        b.where = where;
+        b.symbol = std::string(symbol);
+        b.base = std::string(base);
         b.market = *i;
-        b.px_scale = p.px_scale;
-        b.sz_scale = p.sz_scale;
+        b.px_scale = px_scale;
+        b.sz_scale = sz_scale;
         books_.push_back(std::move(b));
-    }
-    for (auto const& s : spots()) {
-        auto const i = markets_.find(s.perp.empty() ? s.symbol : s.perp);
-        if (!i)
-            continue;
-        market_book b;
-        b.where = venue::spot;
-        b.symbol = std::string(s.symbol);
-        b.base = std::string(s.base);
-        b.market = *i;
-        b.px_scale = s.px_scale;
-        b.sz_scale = s.sz_scale;
-        books_.push_back(std::move(b));
-    }
+    };
+    for (auto const& p : perps())
+        add(venue::futures, p.symbol, p.base, p.symbol, p.px_scale, p.sz_scale);
+    for (auto const& s : spots())
+        add(venue::spot, s.symbol, s.base, s.perp.empty() ? s.symbol : s.perp, s.px_scale,
+            s.sz_scale);
 }
 
 std::optional<std::size_t> engine::book_index(venue where, std::string const& symbol) const {

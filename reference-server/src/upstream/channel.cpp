@@ -43,8 +43,16 @@ std::chrono::milliseconds budget_guard(std::chrono::milliseconds window) {
 
 } // namespace
 
-net::url upstream_base(std::string const& url) {
-    return net::url::parse(url).value_or(net::url{"http", "127.0.0.1", "9", ""});
+channel_options channel_to(std::string name, std::string const& url,
+                           std::chrono::milliseconds timeout, std::uint32_t budget,
+                           std::chrono::seconds window) {
+    channel_options o;
+    o.name = std::move(name);
+    o.base = net::url::parse(url).value_or(net::url{"http", "127.0.0.1", "9", ""});
+    o.timeout = timeout;
+    o.budget = budget;
+    o.window = window;
+    return o;
 }
 
 upstream_channel::upstream_channel(asio::any_io_executor const& ex, net::http_client& http,

@@ -62,9 +62,15 @@ struct channel_options {
     std::function<api_error(upstream_answer const&)> read_error;
 };
 
-/// The base of an upstream configured as `url`. An unset or malformed url (a test configuration
-/// without upstreams) is a closed local port, so every call fails as unreachable (503).
-net::url upstream_base(std::string const& url);
+/**
+ * The options of a channel named `name` to the upstream configured as `url`, answering within
+ * `timeout`, keeping to `budget` weight per `window`. An unset or malformed url (a test
+ * configuration without upstreams) is a closed local port, so every call fails as unreachable
+ * (503).
+ */
+channel_options channel_to(std::string name, std::string const& url,
+                           std::chrono::milliseconds timeout, std::uint32_t budget,
+                           std::chrono::seconds window);
 
 /// One upstream request.
 struct upstream_call {

@@ -541,6 +541,14 @@ GATEWAY_DECL result<signature> sign_typed_data(boost::json::value const& typed_d
     return sign_digest(*digest, key);
 }
 
+GATEWAY_DECL result<std::string> sign_typed_data_hex(boost::json::value const& typed_data,
+                                                     private_key const& key) {
+    auto sig = sign_typed_data(typed_data, key);
+    if (!sig)
+        return sig.error();
+    return signature_to_hex(*sig);
+}
+
 GATEWAY_DECL result<address> recover_typed_data(boost::json::value const& typed_data,
                                                 std::span<std::uint8_t const> sig) {
     auto digest = hash_typed_data(typed_data);

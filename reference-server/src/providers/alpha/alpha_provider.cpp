@@ -39,11 +39,9 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
     auto const& up = cfg.providers.at("alpha");
     network_options o;
     o.testnet = testnet;
-    o.channel.name = testnet ? "alpha testnet" : "alpha";
-    o.channel.base = upstream_base(testnet ? up.testnet_base_url : up.base_url);
-    o.channel.timeout = cfg.upstream_timeout;
-    o.channel.budget = budget_of(cfg);
-    o.channel.window = std::chrono::seconds(wire::alpha::ip_window_seconds);
+    o.channel = channel_to(testnet ? "alpha testnet" : "alpha",
+                           testnet ? up.testnet_base_url : up.base_url, cfg.upstream_timeout,
+                           budget_of(cfg), std::chrono::seconds(wire::alpha::ip_window_seconds));
     o.market_ttl = cfg.market_cache_ttl;
     o.meta_refresh = cfg.meta_refresh_interval;
     o.agent_miss_ttl = cfg.agent_miss_ttl;

@@ -40,15 +40,11 @@ provider_info catalog_row(server_config const& cfg) {
             "https://github.com/asterdex/api-docs"};
 }
 
-/// A channel to `url` (`upstream_base`).
+/// A channel to `url` (`channel_to`) that follows the upstream's own weight count.
 channel_options channel(server_config const& cfg, std::string name, std::string const& url,
                         std::uint32_t budget) {
-    channel_options o;
-    o.name = std::move(name);
-    o.base = upstream_base(url);
-    o.timeout = cfg.upstream_timeout;
-    o.budget = budget;
-    o.window = std::chrono::seconds(wire::beta::window_seconds);
+    auto o = channel_to(std::move(name), url, cfg.upstream_timeout, budget,
+                        std::chrono::seconds(wire::beta::window_seconds));
     o.used_weight_header = std::string(wire::beta::used_weight_header);
     return o;
 }

@@ -42,18 +42,6 @@ provider_info catalog_row(server_config const& cfg) {
             "https://docs.polymarket.com"};
 }
 
-/// A channel to `url` (`upstream_base`).
-channel_options gamma_channel(server_config const& cfg, std::string name, std::string const& url,
-                              std::uint32_t budget) {
-    channel_options o;
-    o.name = std::move(name);
-    o.base = upstream_base(url);
-    o.timeout = cfg.upstream_timeout;
-    o.budget = budget;
-    o.window = std::chrono::seconds(wire::gamma::window_seconds);
-    return o;
-}
-
 } // namespace
 
 std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
@@ -66,8 +54,11 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
         throw std::runtime_error("upstream address of gamma is not a URL: " +
                                  p->endpoints.clob_base_url);
     network_options o;
-    o.catalog = gamma_channel(cfg, "gamma catalog", p->endpoints.base_url, catalog_budget(cfg));
-    o.clob = gamma_channel(cfg, "gamma CLOB", p->endpoints.clob_base_url, clob_budget(cfg));
+    auto const window = std::chrono::seconds(wire::gamma::window_seconds);
+    o.catalog = channel_to("gamma catalog", p->endpoints.base_url, cfg.upstream_timeout,
+                           catalog_budget(cfg), window);
+    o.clob = channel_to("gamma CLOB", p->endpoints.clob_base_url, cfg.upstream_timeout,
+                        clob_budget(cfg), window);
     o.market_ttl = cfg.market_cache_ttl;
     // At most the largest page the catalog serves; a test configuration may go below the
     // operators' minimum (100) to make a small catalog span many pages.

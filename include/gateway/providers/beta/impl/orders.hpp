@@ -390,10 +390,7 @@ GATEWAY_DECL result<void> signer::sign(set_leverage_request& r, market_rules con
 
 GATEWAY_DECL result<std::string>
 signer::sign_typed_data(boost::json::value const& typed_data) const {
-    auto sig = eip712::sign_typed_data(typed_data, key_);
-    if (!sig)
-        return sig.error();
-    return signature_to_hex(*sig);
+    return eip712::sign_typed_data_hex(typed_data, key_);
 }
 
 } // namespace gateway::sign::beta
