@@ -6,6 +6,7 @@
 #include <openssl/rand.h>
 
 #include <array>
+#include <numeric>
 #include <random>
 #include <utility>
 
@@ -61,7 +62,8 @@ GATEWAY_DECL result<amounts> order_amounts(gateway::side side, decimal const& pr
     if (!s_c)
         return overflow();
     auto const cents = static_cast<std::uint64_t>(*s_c);
-    std::uint64_t usd = 0, shares = 0;
+    std::uint64_t usd = 0;
+    std::uint64_t shares = 0;
     if (__builtin_mul_overflow(cents, static_cast<std::uint64_t>(*p4), &usd) ||
         __builtin_mul_overflow(cents, std::uint64_t{10000}, &shares))
         return overflow();
@@ -120,8 +122,8 @@ GATEWAY_DECL std::uint64_t new_salt() {
     while (v == 0) {
         std::array<unsigned char, 8> raw{};
         if (RAND_bytes(raw.data(), static_cast<int>(raw.size())) == 1) {
-            for (unsigned char b : raw)
-                v = (v << 8) | b;
+            v = std::accumulate(raw.begin(), raw.end(), std::uint64_t{0},
+                                [](std::uint64_t acc, unsigned char b) { return (acc << 8) | b; });
         } else { // a salt is not a secret: any decent randomness will do
             std::random_device rd;
             v = (std::uint64_t{rd()} << 32) ^ rd();

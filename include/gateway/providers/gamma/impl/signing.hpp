@@ -155,13 +155,13 @@ GATEWAY_DECL result<address> wire_address(boost::json::object const& o, std::str
     return address::parse(v->get_string(), member);
 }
 
-/// Moves `from` into `to` and leaves no copy of its bytes in `from` (a short string's bytes
-/// stay in its inline buffer after a plain move).
+/// Moves `from` into `to` (which must be empty) and leaves no copy of its bytes in `from`: a
+/// short string's characters stay in its inline buffer after a plain move or swap.
 GATEWAY_DECL void move_wiping(std::string& to, std::string& from) noexcept {
     std::size_t const n = from.size();
-    to = std::move(from);
+    to.swap(from); // `from` now holds `to`'s old, empty, buffer
     if (n != 0 && n <= from.capacity()) {
-        from.resize(n); // no allocation: overwrites the inline buffer with zeros
+        from.resize(n); // no allocation: overwrites what a short string left behind with zeros
         OPENSSL_cleanse(from.data(), n);
     }
     from.clear();
@@ -351,7 +351,7 @@ GATEWAY_DECL result<order> parse_order_wire(boost::json::value const& v) {
     else if (side->is_string() && util::iequals(side->get_string(), "SELL"))
         o.side = order_side::sell;
     else
-        return detail::member_error("side", "must be \"BUY\" or \"SELL\".");
+        return detail::member_error("side", R"(must be "BUY" or "SELL".)");
     auto type = detail::wire_u64(*obj, "signatureType", 255);
     if (!type)
         return type.error();
