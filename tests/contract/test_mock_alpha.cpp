@@ -1192,13 +1192,14 @@ TEST_CASE("alpha mock control: /__mock/accounts credits, shows and validates acc
     }
 }
 
-TEST_CASE("mock control: gamma has no accounts endpoint", "[contract][mock][gamma]") {
-    // beta has one since issue 12 (tests/contract/test_mock_beta.cpp).
+TEST_CASE("mock control: gamma has an accounts endpoint too", "[contract][mock][gamma]") {
+    // beta has one since issue 12, gamma since issue 15 (tests/contract/test_mock_beta.cpp,
+    // test_mock_gamma_trading.cpp); an address alone makes an empty account.
     auto m = mock_server::start({upstream::gamma});
     auto const r = control(*m, http::verb::post, "/__mock/accounts",
                            std::string(R"({"address":")") + trader + R"("})");
-    CHECK(r.status == 404);
-    CHECK(!json::parse(r.body).at("error").as_string().empty());
+    CHECK(r.status == 200);
+    CHECK(json::parse(r.body).at("openOrders") == 0);
 }
 
 // =============================================================================================

@@ -3,21 +3,27 @@
 // time, walks every page of the market listing, reads one market, order books (single and
 // batched, checking each book's hash with its own code), midpoints, prices, spread, last trade,
 // tick size and neg-risk flag, and an unknown token (tests/clob-client/clob_client_gamma.mjs).
+// A second test trades with the same client (tests/clob-client/clob_client_gamma_trading.mjs):
+// L1 credentials created and derived, a limit order built, signed, posted, listed, fetched and
+// canceled, a FOK market order filled, the trades and the API keys.
 // Node.js and tests/clob-client/node_modules are installed by scripts/test.sh; without them
-// this test fails saying so, it never skips.
+// these tests fail saying so, they never skip.
 #include <catch2/catch.hpp>
 
 #include "support/fetch.hpp"
+#include "support/catch_result.hpp"
 #include "support/mock_control.hpp"
 #include "support/node_script.hpp"
 
 #include <gateway/mocks/mock_server.hpp>
+#include <gateway/sign/secp256k1.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <chrono>
 #include <filesystem>
+#include <regex>
 #include <set>
 #include <string>
 
@@ -165,6 +171,103 @@ TEST_CASE("@polymarket/clob-client reads server time, markets, order books and p
     CHECK(
         s.at("unknownBook") ==
         json::parse(R"({"error":"No orderbook exists for the requested token id","status":404})"));
+}
+
+TEST_CASE("@polymarket/clob-client derives credentials, posts, lists and cancels an order on "
+          "mock-gamma",
+          "[e2e][gamma][clob-client]") {
+    require_clob_client_installed();
+    auto m = mocks::mock_server::start({mocks::upstream::gamma});
+    auto const token = first_token(mock_get(*m, "/markets/516750"));
+    test::set_mark(*m, token, "0.42"); // the house quotes 0.41 / 0.43
+    // Hardhat's third account (a public test key).
+    constexpr char const* key_hex =
+        "0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a";
+    auto const key = sign::private_key::from_hex(key_hex);
+    REQUIRE(key);
+    std::string const wallet = sign::address_of(*key).str();
+    test::mock_post(*m, "/__mock/accounts",
+                    R"({"address":")" + wallet + R"(","balances":{"USDC":"100"}})");
+    test::reset_stats(*m);
+
+    json::object input;
+    input["host"] = m->base_url() + "/clob";
+    input["token"] = token;
+    input["privateKey"] = key_hex;
+    auto const run = test::run_node_script(clob_client_dir / "clob_client_gamma_trading.mjs",
+                                           json::serialize(input));
+    INFO("clob_client_gamma_trading.mjs exited " << run.exit_code << "\nstdout: " << run.out
+                                                 << "\nstderr: " << run.err);
+    if (run.exit_code == 127)
+        FAIL("`node` was not found on PATH: install Node.js (scripts/test.sh does)");
+    REQUIRE(run.exit_code == 0);
+    auto const s = json::parse(run.out);
+
+    // Credentials: created once, then the same key from create-or-derive and from derive.
+    auto const& created = s.at("created");
+    REQUIRE(created.at("key").is_string());
+    std::string const api_key(created.at("key").as_string());
+    CHECK(std::regex_match(api_key, std::regex("[0-9a-f-]{36}")));
+    CHECK(s.at("createdAgain") == created);
+    CHECK(s.at("derived") == created);
+    CHECK(s.at("apiKeys") == json::parse(R"({"apiKeys":[")" + api_key + R"("]})"));
+
+    // The client's order, signed by its wallet, accepted and resting.
+    auto const& posted = s.at("posted");
+    INFO(json::serialize(posted));
+    CHECK(posted.at("success") == true);
+    CHECK(posted.at("errorMsg") == "");
+    CHECK(posted.at("status") == "live");
+    std::string const id(posted.at("orderID").as_string());
+    CHECK(std::regex_match(id, std::regex("0x[0-9a-f]{64}")));
+    CHECK(s.at("order").at("makerAmount") == "4200000");
+    CHECK(s.at("order").at("takerAmount") == "10000000");
+    auto const& open = s.at("open").as_array();
+    REQUIRE(open.size() == 1);
+    CHECK(open[0].at("id").as_string() == id);
+    CHECK(open[0].at("status") == "LIVE");
+    CHECK(open[0].at("owner").as_string() == api_key);
+    CHECK(open[0].at("maker_address").as_string() == wallet);
+    CHECK(open[0].at("asset_id").as_string() == token);
+    CHECK(open[0].at("side") == "BUY");
+    CHECK(open[0].at("price") == "0.42");
+    CHECK(open[0].at("original_size") == "10");
+    CHECK(open[0].at("size_matched") == "0");
+    CHECK(open[0].at("order_type") == "GTC");
+    CHECK(s.at("one") == open[0]);
+
+    // Canceled: gone from the open orders, CANCELED by id.
+    CHECK(s.at("canceled") == json::parse(R"({"canceled":[")" + id + R"("],"not_canceled":{}})"));
+    CHECK(s.at("openAfter") == json::array{});
+    CHECK(s.at("oneAfter").at("status") == "CANCELED");
+
+    // The market BUY of 4.3 USDC: 10 shares from the house's 0.43 ask.
+    auto const& market = s.at("market");
+    CHECK(market.at("success") == true);
+    CHECK(market.at("status") == "matched");
+    CHECK(market.at("makingAmount") == "4.3");
+    CHECK(market.at("takingAmount") == "10");
+    auto const& trades = s.at("trades").as_array();
+    REQUIRE(trades.size() == 1);
+    CHECK(trades[0].at("trader_side") == "TAKER");
+    CHECK(trades[0].at("taker_order_id") == market.at("orderID"));
+    CHECK(trades[0].at("side") == "BUY");
+    CHECK(trades[0].at("price") == "0.43");
+    CHECK(trades[0].at("size") == "10");
+
+    // The mock saw the client's trading calls, and the account moved accordingly.
+    auto const stats = test::mock_stats(*m).at("byKind");
+    CHECK(stats.at("POST /clob/auth/api-key") == 2);
+    CHECK(stats.at("GET /clob/auth/derive-api-key") == 2);
+    CHECK(stats.at("POST /clob/order") == 2);
+    CHECK(stats.at("DELETE /clob/order") == 1);
+    CHECK(stats.at("GET /clob/data/orders") == 2);
+    CHECK(stats.at("GET /clob/data/order/" + id) == 2);
+    CHECK(stats.at("GET /clob/data/trades") == 1);
+    CHECK(stats.at("GET /clob/auth/api-keys") == 1);
+    auto const account = mock_get(*m, "/__mock/accounts/" + wallet);
+    CHECK(account.at("balances") == json::parse(R"({"USDC":"95.7",")" + token + R"(":"10"})"));
+    CHECK(account.at("locked").at("USDC") == "0");
 }
 
 } // namespace clob_client_gamma_test

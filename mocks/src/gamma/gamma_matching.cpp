@@ -7,6 +7,7 @@
 #include <gateway/types/fixed.hpp>
 
 #include <algorithm>
+#include <numeric>
 
 namespace gateway::mocks::gamma {
 
@@ -211,18 +212,18 @@ void engine::expire(order_book& b, std::int64_t now) {
 
 micros engine::crossable(order_book const& b, bool is_buy, micros limit) const {
     micros sum = 0;
-    auto const add = [&](auto const& side, auto crosses) {
+    auto const sum_side = [&](auto const& side, auto crosses) {
         for (auto const& [px, q] : side) {
             if (!crosses(px))
                 break;
-            for (auto const& o : q)
-                sum += o.remaining;
+            sum = std::accumulate(q.begin(), q.end(), sum,
+                                  [](micros s, book_order const& o) { return s + o.remaining; });
         }
     };
     if (is_buy)
-        add(b.asks, [&](micros px) { return px <= limit; });
+        sum_side(b.asks, [&](micros px) { return px <= limit; });
     else
-        add(b.bids, [&](micros px) { return px >= limit; });
+        sum_side(b.bids, [&](micros px) { return px >= limit; });
     return sum;
 }
 
@@ -256,12 +257,12 @@ void engine::fill(order_book& b, taker& t, book_order& maker, micros px, micros 
     order_record* mo = maker.id.empty() ? nullptr : ledger_.open_order(maker.id);
     order_record* to = t.order;
     micros const usd = notional(q, px);
-    std::string const& token = b.token.token_id;
+    std::string const& token_id = b.token.token_id;
     std::string const usdc(usdc_asset);
 
     trade_record tr;
     tr.id = next_uuid();
-    tr.token_id = token;
+    tr.token_id = token_id;
     tr.taker_is_buy = t.is_buy;
     tr.size = q;
     tr.price = px;
@@ -293,9 +294,9 @@ void engine::fill(order_book& b, taker& t, book_order& maker, micros px, micros 
     if (to) {
         if (t.is_buy) {
             ledger_.credit(to->maker, usdc, -usd);
-            ledger_.credit(to->maker, token, q - tr.taker_fee);
+            ledger_.credit(to->maker, token_id, q - tr.taker_fee);
         } else {
-            ledger_.credit(to->maker, token, -q);
+            ledger_.credit(to->maker, token_id, -q);
             ledger_.credit(to->maker, usdc, usd - tr.taker_fee);
         }
         to->matched += q;
@@ -305,9 +306,9 @@ void engine::fill(order_book& b, taker& t, book_order& maker, micros px, micros 
     if (mo) {
         if (mo->is_buy) {
             ledger_.pay_locked(mo->maker, usdc, usd);
-            ledger_.credit(mo->maker, token, q - tr.maker_fee);
+            ledger_.credit(mo->maker, token_id, q - tr.maker_fee);
         } else {
-            ledger_.pay_locked(mo->maker, token, q);
+            ledger_.pay_locked(mo->maker, token_id, q);
             ledger_.credit(mo->maker, usdc, usd - tr.maker_fee);
         }
         mo->matched += q;

@@ -14,6 +14,7 @@
 #include <boost/json/parse.hpp>
 
 #include <algorithm>
+#include <iterator>
 
 namespace gateway::mocks::gamma {
 
@@ -100,10 +101,7 @@ json::object open_order_json(catalog_view const& view, order_record const& r) {
     o["original_size"] = micros_text(r.size);
     o["size_matched"] = micros_text(r.matched);
     o["price"] = micros_text(r.price);
-    json::array trades;
-    for (auto const& id : r.trades)
-        trades.emplace_back(id);
-    o["associate_trades"] = std::move(trades);
+    o["associate_trades"] = json::array(r.trades.begin(), r.trades.end());
     o["outcome"] = outcome_of(view, r.token_id);
     o["created_at"] = r.created_at;
     o["expiration"] = std::to_string(r.expiration);
@@ -154,8 +152,8 @@ json::object placed_json(placed const& p) {
     o["errorMsg"] = "";
     o["orderID"] = p.order.id;
     json::array hashes;
-    for (auto const& t : p.trades)
-        hashes.emplace_back(t.transaction_hash);
+    std::transform(p.trades.begin(), p.trades.end(), std::back_inserter(hashes),
+                   [](trade_record const& t) { return json::value(t.transaction_hash); });
     o["transactionsHashes"] = std::move(hashes);
     o["status"] = p.status();
     bool const any = p.order.matched > 0;
@@ -178,9 +176,7 @@ json::object refused_json(std::string_view message) {
 }
 
 json::object cancel_json(cancel_result const& r) {
-    json::array canceled;
-    for (auto const& id : r.canceled)
-        canceled.emplace_back(id);
+    json::array canceled(r.canceled.begin(), r.canceled.end());
     json::object not_canceled;
     for (auto const& [id, why] : r.not_canceled)
         not_canceled[id] = why;
@@ -270,10 +266,12 @@ std::optional<std::string> cancel_id(json::value const& body) {
     auto const* o = body.if_object();
     if (!o)
         return std::nullopt;
-    for (auto const& kv : *o)
-        if (lowercase(kv.key()) == "orderid" && kv.value().is_string())
-            return std::string(kv.value().get_string());
-    return std::nullopt;
+    auto const it = std::find_if(o->begin(), o->end(), [](json::key_value_pair const& kv) {
+        return lowercase(kv.key()) == "orderid" && kv.value().is_string();
+    });
+    if (it == o->end())
+        return std::nullopt;
+    return std::string(it->value().get_string());
 }
 
 /// `{"balances":...}` of an account view.
@@ -357,9 +355,8 @@ std::optional<net::response> trading_api::handle(net::request const& req, std::s
     auto const& who = std::get<credential>(who_or);
 
     if (path == "/auth/api-keys") {
-        json::array keys;
-        for (auto const& k : creds_.keys_of(who.address))
-            keys.emplace_back(k);
+        auto const list = creds_.keys_of(who.address);
+        json::array keys(list.begin(), list.end());
         json::object o;
         o["apiKeys"] = std::move(keys);
         return json_response(status::ok, o, v);
@@ -510,12 +507,14 @@ std::optional<net::response> trading_api::control(net::request const& req) {
             return control_error(status::bad_request, why, v);
         auto const* addr = body->if_contains("address");
         auto const* balances = body->if_contains("balances");
-        for (auto const& kv : *body)
-            if (kv.key() != "address" && kv.key() != "balances")
-                return control_error(status::bad_request,
-                                     "Unknown field '" + std::string(kv.key()) +
-                                         "'; expected address and balances.",
-                                     v);
+        auto const extra = std::find_if(body->begin(), body->end(), [](auto const& kv) {
+            return kv.key() != "address" && kv.key() != "balances";
+        });
+        if (extra != body->end())
+            return control_error(status::bad_request,
+                                 "Unknown field '" + std::string(extra->key()) +
+                                     "'; expected address and balances.",
+                                 v);
         std::optional<address> a;
         if (addr && addr->is_string())
             if (auto p = address::parse(addr->get_string()))
