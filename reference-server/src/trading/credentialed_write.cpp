@@ -81,11 +81,12 @@ async_result<place_result> place_prediction_order(call_context ctx, predictions_
     wipe_credentials(body);
     if (!r)
         co_return r.error();
-    if (auto ok = validate(*r, body_kind::signed_write); !ok)
-        co_return ok.error();
-    // From here on the credentials exist once, in the wiping type.
+    auto const valid = validate(*r, body_kind::signed_write);
+    // From here on the credentials exist once, in the wiping type (also when refused).
     api_credentials creds(std::move(r->api_key), std::move(r->api_secret),
                           std::move(r->passphrase));
+    if (!valid)
+        co_return valid.error();
     auto const wallet = r->wallet;
     std::string const signature = r->signature;
 
@@ -119,10 +120,11 @@ async_result<cancel_result> cancel_prediction_order(call_context ctx, prediction
     wipe_credentials(body);
     if (!r)
         co_return r.error();
-    if (auto ok = validate(*r); !ok)
-        co_return ok.error();
+    auto const valid = validate(*r);
     api_credentials creds(std::move(r->api_key), std::move(r->api_secret),
                           std::move(r->passphrase));
+    if (!valid)
+        co_return valid.error();
     auto canceled = co_await provider.cancel(ctx, *r, std::move(creds));
     if (canceled)
         co_return canceled;
