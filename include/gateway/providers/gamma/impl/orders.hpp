@@ -170,10 +170,7 @@ GATEWAY_DECL result<void> signer::sign(gamma_order_request& r, token_rules const
 
 GATEWAY_DECL result<std::string>
 signer::sign_typed_data(boost::json::value const& typed_data) const {
-    auto sig = eip712::sign_typed_data(typed_data, key_);
-    if (!sig)
-        return sig.error();
-    return signature_to_hex(*sig);
+    return eip712::sign_typed_data_hex(typed_data, key_);
 }
 
 } // namespace gateway::sign::gamma
