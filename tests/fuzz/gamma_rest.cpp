@@ -1,16 +1,21 @@
 // libFuzzer target: the parsers of gamma's REST answers (reference-server/src/providers/gamma/
 // gamma_map.hpp): a catalog event, market and page, the CLOB's `/book` and `POST /midpoints`, and
-// the error body of a refused read. The input is an upstream body, parsed as the channel parses
-// it; every parser reads it (each refuses the shapes of the others).
+// the error body of a refused read; and the trading answers (gamma_trading.hpp: a token's rules
+// from its book, `POST /order`, `DELETE /order`, the `/data/orders` and `/data/trades` pages, a
+// refused write). The input is an upstream body, parsed as the channel parses it; every parser
+// reads it (each refuses the shapes of the others).
 //
 // Checked beyond "no crash": a refusal is a well-formed contract error of the codes the parser
 // documents; tokens are index-aligned with outcomes (never more tokens than outcomes); `endDate`
 // is "" or the API's ISO 8601 UTC form; a resolved event has only resolved markets; book sides
 // are sorted (bids high to low, asks low to high) and at most `depth` long; and whatever the
-// gateway writes from a body, the SDK reads back (its own parser, upstream mode).
+// gateway writes from a body, the SDK reads back (its own parser, upstream mode). A place result
+// never fills more than the order's size, has an average price only with a fill and that price
+// within (0, 1]; a cancel names the order asked about; a fill belongs to the wallet asked about.
 #include "fuzz_common.hpp"
 
 #include "providers/gamma/gamma_map.hpp"
+#include "providers/gamma/gamma_trading.hpp"
 
 #include <gateway/types/market.hpp>
 #include <gateway/types/predictions.hpp>
@@ -126,6 +131,59 @@ void error_parsers(json::value const& v) {
     }
 }
 
+/// A write's outcome: its answer, or a refusal of the codes gamma_trading.hpp documents.
+template <class T>
+void check_write(gateway::result<T> const& r) {
+    check_outcome(r, {errc::order_rejected, errc::order_not_found, errc::invalid_credentials,
+                      errc::provider_unavailable, errc::upstream_error});
+}
+
+void trading_parsers(json::value const& v) {
+    static auto const wallet =
+        *gateway::address::parse("0x5e9ee1089755c3435139848e47e6635505d5a13a");
+    static auto const size = *gateway::decimal::parse("10");
+    static auto const price = *gateway::decimal::parse("0.45");
+    static std::string const order_id = "0x" + std::string(64, 'a');
+    auto rules = gamma::token_rules_of("gamma CLOB", v);
+    check_outcome(rules, {errc::upstream_error});
+    for (auto const s : {gateway::side::buy, gateway::side::sell}) {
+        auto placed = gamma::to_place_result("gamma CLOB", v, s, size, price);
+        check_write(placed);
+        if (!placed)
+            continue;
+        FUZZ_CHECK(!placed->order_id.empty());
+        FUZZ_CHECK(!placed->filled_size.is_negative() && placed->filled_size <= size);
+        FUZZ_CHECK(!placed->average_price || !placed->filled_size.is_zero());
+        if (placed->average_price)
+            FUZZ_CHECK(!placed->average_price->is_negative() && !placed->average_price->is_zero());
+    }
+    auto canceled = gamma::to_cancel_result("gamma CLOB", v, order_id);
+    check_write(canceled);
+    if (canceled)
+        FUZZ_CHECK(canceled->order_id == order_id);
+    auto page = gamma::clob_page_of("gamma CLOB", v);
+    check_outcome(page, {errc::upstream_error});
+    if (page) {
+        FUZZ_CHECK(page->items != nullptr);
+        for (auto const& item : *page->items) {
+            auto o = gamma::to_open_order("gamma CLOB", item);
+            check_outcome(o, {errc::upstream_error});
+            if (o)
+                FUZZ_CHECK(gateway::parse_open_order(json::value_from(*o), strictness::upstream));
+            auto fills = gamma::fills_of("gamma CLOB", item, wallet);
+            check_outcome(fills, {errc::upstream_error});
+            if (fills)
+                for (auto const& f : *fills)
+                    FUZZ_CHECK(gateway::parse_fill(json::value_from(f), strictness::upstream));
+        }
+    }
+    for (auto const kind : {gamma::clob_write::place, gamma::clob_write::cancel})
+        for (unsigned const status : {400U, 401U, 404U, 425U, 500U, 503U})
+            check_error(gamma::write_error("gamma CLOB", {status, v, {}}, kind),
+                        {errc::order_rejected, errc::order_not_found, errc::invalid_credentials,
+                         errc::provider_unavailable, errc::upstream_error});
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size) {
@@ -135,5 +193,6 @@ extern "C" int LLVMFuzzerTestOneInput(std::uint8_t const* data, std::size_t size
     catalog_parsers(*v);
     clob_parsers(*v);
     error_parsers(*v);
+    trading_parsers(*v);
     return 0;
 }
