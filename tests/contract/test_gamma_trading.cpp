@@ -4,8 +4,9 @@
 // through its control API, and trades a token whose mark is pinned (the house liquidity stops
 // moving). What the gateway refuses before any upstream call (fields, tick and size rules, an
 // unknown token, a signature that is not the wallet's) adds no order request on mock-gamma's
-// /__mock/stats; what the upstream refuses (credentials, a FOK that cannot fill) is sent once and
-// rests nothing; the credentials never reach a log line, an answer or a file.
+// /__mock/stats; neither do credentials the CLOB refuses (an L2 check before the order) nor a FOK
+// its book cannot fill (the book read fresh); what only matching can refuse (the balance) is sent
+// once and rests nothing; the credentials never reach a log line, an answer or a file.
 #include <catch2/catch.hpp>
 
 #include "log.hpp"
@@ -439,7 +440,7 @@ TEST_CASE("gamma orders refused before any upstream order request", "[contract][
     CHECK(t.resting(t.alice) == 0);
 }
 
-TEST_CASE("gamma credentials refused upstream: 401 INVALID_CREDENTIALS, sent once, nothing rests",
+TEST_CASE("gamma credentials refused upstream: 401 INVALID_CREDENTIALS, no order request",
           "[contract][gamma][trading]") {
     trading t;
     auto creds = t.alice.creds;
@@ -466,8 +467,16 @@ TEST_CASE("gamma credentials refused upstream: 401 INVALID_CREDENTIALS, sent onc
     require_error(res, 401, "INVALID_CREDENTIALS");
     for (auto const& secret : {creds.api_key, creds.secret, creds.passphrase})
         CHECK_FALSE(contains(json::serialize(res.body), secret));
-    CHECK(upstream_calls(*t.gw.gamma, "POST /clob/order") == 1);
+    CHECK(upstream_calls(*t.gw.gamma, "POST /clob/order") == 0);
+    CHECK(upstream_calls(*t.gw.gamma, "GET /clob/auth/ban-status/closed-only") == 1);
     CHECK(t.resting(t.alice) == 0);
+
+    // Refused credentials are not remembered: asked again, refused again, still no order.
+    require_error(t.post("/v1/predictions/gamma/orders",
+                         t.signed_body(t.alice, t.order(side::buy, "10", t.free_price), creds)),
+                  401, "INVALID_CREDENTIALS");
+    CHECK(upstream_calls(*t.gw.gamma, "GET /clob/auth/ban-status/closed-only") == 2);
+    CHECK(upstream_calls(*t.gw.gamma, "POST /clob/order") == 0);
 
     // The reads with the same credentials: refused the same way.
     auto orders = t.c.prediction_open_orders("gamma", t.alice.address(), creds.make());
@@ -542,6 +551,8 @@ TEST_CASE("gamma orders on mock-gamma: a BUY rests, a crossing SELL of another w
     before.end_time = taker[0].timestamp - 60'000;
     CHECK(t.c.prediction_fills("gamma", t.bob.address(), t.bob.creds.make(), before)->empty());
     CHECK(upstream_calls(*t.gw.gamma, "POST /clob/order") == 2);
+    // Each wallet's credentials were checked once before its first order.
+    CHECK(upstream_calls(*t.gw.gamma, "GET /clob/auth/ban-status/closed-only") == 2);
 }
 
 TEST_CASE("gamma cancels: an open order cancels once, then 404 ORDER_NOT_FOUND",
@@ -582,7 +593,8 @@ TEST_CASE("gamma refusals from mock-gamma's matching: 400 ORDER_REJECTED with th
           "[contract][gamma][trading]") {
     trading t;
 
-    SECTION("a FOK that cannot fill") {
+    std::int64_t sent = 0;
+    SECTION("a FOK that cannot fill: refused from the book, never sent") {
         auto r = t.order(side::buy, "10", t.free_price); // nothing to take at this price
         r.time_in_force = prediction_time_in_force::fok;
         auto placed = t.place(t.alice, r);
@@ -591,13 +603,14 @@ TEST_CASE("gamma refusals from mock-gamma's matching: 400 ORDER_REJECTED with th
         CHECK(contains(placed.error().message, "FOK"));
         CHECK(placed.error().details.contains("reason"));
     }
-    SECTION("more than the account's balance") {
+    SECTION("more than the account's balance: only matching knows, sent once") {
         auto placed = t.place(t.alice, t.order(side::buy, "5000", t.free_price)); // 1000 USDC
         REQUIRE_FALSE(placed);
         CHECK(placed.error().code == errc::order_rejected);
         CHECK(contains(placed.error().message, "balance"));
+        sent = 1;
     }
-    CHECK(upstream_calls(*t.gw.gamma, "POST /clob/order") == 1); // sent once, never retried
+    CHECK(upstream_calls(*t.gw.gamma, "POST /clob/order") == sent); // never retried
     CHECK(t.resting(t.alice) == 0);
     CHECK(t.open_orders(t.alice).empty());
 }
@@ -774,13 +787,14 @@ TEST_CASE("gamma SDK signing through typed-data: the gateway's Order is signed o
 TEST_CASE("gamma upstream failures: an order is sent once, never retried, an unknown outcome says "
           "where to look",
           "[contract][gamma][trading]") {
-    // The book (tick size, exchange) stays cached while the faults are on: only the order
-    // itself meets them.
+    // The book (tick size, exchange) stays cached while the faults are on, and the credentials
+    // are known good from a read: only the order itself meets them.
     trading t([](server::server_config& cfg) { cfg.market_cache_ttl = std::chrono::minutes(5); });
     auto const body = t.signed_body(t.alice, t.order(side::buy, "10", t.free_price), t.alice.creds);
     auto warm = t.order(side::buy, "10", t.free_price);
     warm.wallet = t.alice.signer.address();
     REQUIRE(t.c.prediction_typed_data("gamma", warm));
+    REQUIRE(t.c.prediction_open_orders("gamma", t.alice.address(), t.alice.creds.make()));
     std::string sent = "POST /clob/order";
 
     SECTION("no answer in time: 504 UPSTREAM_TIMEOUT, the order's state unknown") {

@@ -131,6 +131,9 @@ inline constexpr std::string_view l1_signature_header = "POLY_SIGNATURE";
 inline constexpr std::string_view l1_timestamp_header = "POLY_TIMESTAMP";
 inline constexpr std::string_view l1_nonce_header = "POLY_NONCE";
 
+/// L2 `GET /auth/ban-status/closed-only` `{"closed_only":bool}`: the cheapest L2 call, which
+/// the gateway uses to learn whether credentials are valid for a wallet before an order.
+inline constexpr std::string_view ban_status_path = "/auth/ban-status/closed-only";
 /// L2 `POST /order` places one order; `DELETE /order` `{"orderID"}` cancels one.
 inline constexpr std::string_view order_path = "/order";
 /// L2 `GET /data/orders`: the credential's open orders, cursor-paged.

@@ -44,9 +44,10 @@ inline constexpr std::array<endpoint_limit, 5> catalog_limits{{
     {"/public-search", 350, true},
 }};
 
-/// The CLOB's public market-data and trading limits (gamma.md §6). `/order` takes the burst
-/// limit of `POST /order` (3500; `DELETE /order` allows 3000, the same weight 3).
-inline constexpr std::array<endpoint_limit, 11> clob_limits{{
+/// The CLOB's public market-data, trading and API-key limits (gamma.md §6). `/order` takes the
+/// burst limit of `POST /order` (3500; `DELETE /order` allows 3000, the same weight 3); `/auth`
+/// covers the API-key endpoints (100).
+inline constexpr std::array<endpoint_limit, 12> clob_limits{{
     {"/book", 1500, false},
     {"/books", 500, false},
     {"/price", 1500, false},
@@ -58,6 +59,7 @@ inline constexpr std::array<endpoint_limit, 11> clob_limits{{
     {"/order", 3500, false},
     {"/data/orders", 500, false},
     {"/data/trades", 500, false},
+    {"/auth", 100, true},
 }};
 
 namespace detail {
@@ -82,7 +84,8 @@ GATEWAY_DECL constexpr std::uint32_t catalog_weight(std::string_view path) noexc
 }
 
 /// The weight of a CLOB request to `path` (no query, without any base path): `/book` 6,
-/// `/midpoints` 18, `/tick-size` 45, `/order` 3, `/data/orders` and `/data/trades` 18, others
+/// `/midpoints` 18, `/tick-size` 45, `/order` 3, `/data/orders` and `/data/trades` 18, `/auth/...`
+/// 90, others
 /// (`/`, `/time`, `/neg-risk`) 1.
 GATEWAY_DECL constexpr std::uint32_t clob_weight(std::string_view path) noexcept {
     return detail::weight_in(clob_limits, clob_budget, path);

@@ -5,6 +5,19 @@
 // `DELETE /order` never retried, and the credential's open orders and trades. The credentials
 // feed only the L2 headers (and the `owner` of an order) of the calls made for one request.
 // The answers' mapping is gamma_trading.hpp.
+//
+// Refusals the CLOB alone could give are found before `POST /order`, so a refused order never
+// reaches the order endpoint (issue 15: each refusal adds no CLOB order request):
+// - Credentials: an L2 `GET /auth/ban-status/closed-only` for the wallet (the cheapest L2 call)
+//   answers 401 for an unknown key, a wrong secret or passphrase, or another wallet's key. A
+//   success is remembered for `verified_ttl_ms` as a keyed digest (HMAC-SHA256 under a random key
+//   of this process, never the credentials), so a trader's stream of orders costs one check a
+//   minute against the API-key budget (100 per 10 s), not one per order. The account reads
+//   (open orders, fills) remember the credentials they succeed with too; a 401 to an order
+//   forgets them.
+// - FOK: the token's book read fresh (uncached) must hold `size` at the order's price or better;
+//   otherwise 400 ORDER_REJECTED with the upstream's FOK text. A book that could fill sends the
+//   order, and the CLOB still decides (it may have moved).
 #include "providers/gamma/gamma_network.hpp"
 #include "providers/gamma/gamma_trading.hpp"
 
@@ -13,8 +26,15 @@
 #include <gateway/providers/gamma/signing.hpp>
 #include <gateway/providers/gamma/weights.hpp>
 
+#include <gateway/sign/hmac.hpp>
+
+#include <openssl/rand.h>
+
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <map>
+#include <mutex>
 
 namespace gateway::server::gamma {
 
@@ -37,6 +57,13 @@ struct order_form {
 constexpr std::int64_t gtd_margin_s = 60;
 /// Pages one account read walks at most (100 items each upstream).
 constexpr std::size_t max_account_pages = 20;
+/// How long credentials the CLOB accepted for a wallet are taken as valid without asking again.
+constexpr std::int64_t verified_ttl_ms = 60'000;
+/// Verified credential digests kept at most (expired ones are dropped first, then all).
+constexpr std::size_t max_verified = 4096;
+/// The CLOB's refusal of a FOK order that cannot fill entirely (gamma.md §5.4).
+constexpr std::string_view fok_not_filled =
+    "order couldn't be fully filled. FOK orders are fully filled or killed.";
 
 api_error unknown_token(std::string const& token) {
     api_error e = make_error(errc::market_not_found,
@@ -46,6 +73,77 @@ api_error unknown_token(std::string const& token) {
     e.details["field"] = "tokenId";
     return e;
 }
+
+/**
+ * Whether the asks (a BUY) or bids (a SELL) of `book` at `price` or better hold `size` shares.
+ * Sizes in 6-decimal units; a level that does not fit them is taken as enough (the CLOB decides).
+ */
+bool book_fills(orderbook const& book, side s, decimal const& price, decimal const& size) {
+    auto const want = size.to_scaled(6);
+    if (!want)
+        return true;
+    std::int64_t have = 0;
+    for (auto const& l : s == side::buy ? book.asks : book.bids) {
+        if (s == side::buy ? l.price > price : l.price < price)
+            break;
+        auto const units = l.size.to_scaled(6);
+        if (!units || *units >= *want - have)
+            return true;
+        have += *units;
+    }
+    return false;
+}
+
+/// Credentials the CLOB accepted lately, as keyed digests (file comment).
+class verified_credentials {
+public:
+    using digest = sign::hmac256;
+
+    verified_credentials() {
+        if (RAND_bytes(key_.data(), static_cast<int>(key_.size())) != 1)
+            throw std::runtime_error("no randomness for the credential digest key");
+    }
+    verified_credentials(verified_credentials const&) = delete;
+    verified_credentials& operator=(verified_credentials const&) = delete;
+    ~verified_credentials() { OPENSSL_cleanse(key_.data(), key_.size()); }
+
+    /// The digest of (credentials, wallet): length-prefixed fields, so no two tuples collide.
+    digest of(api_credentials const& c, address const& wallet) const {
+        std::string text;
+        for (std::string_view const part :
+             {c.api_key(), c.secret(), c.passphrase(), std::string_view(wallet.str())}) {
+            text += std::to_string(part.size());
+            text += ':';
+            text += part;
+        }
+        auto const d = sign::hmac_sha256(key_, text);
+        OPENSSL_cleanse(text.data(), text.size());
+        return d;
+    }
+    bool known(digest const& d, std::int64_t now_ms) {
+        std::lock_guard lock(m_);
+        auto const it = until_.find(d);
+        return it != until_.end() && it->second > now_ms;
+    }
+    void remember(digest const& d, std::int64_t now_ms) {
+        std::lock_guard lock(m_);
+        if (until_.size() >= max_verified) {
+            std::erase_if(until_, [&](auto const& kv) { return kv.second <= now_ms; });
+            if (until_.size() >= max_verified)
+                until_.clear();
+        }
+        until_[d] = now_ms + verified_ttl_ms;
+    }
+    void forget(digest const& d) {
+        std::lock_guard lock(m_);
+        until_.erase(d);
+    }
+
+private:
+    std::array<std::uint8_t, 32> key_{};
+    std::mutex m_;
+    std::map<digest, std::int64_t> until_; ///< digest -> valid until (ms, the injected clock)
+};
 
 class orders final : public predictions_trading {
 public:
@@ -89,6 +187,13 @@ public:
     async_result<place_result> place(call_context const& ctx, derived_prediction_order const& d,
                                      api_credentials credentials) override {
         auto const& form = *std::static_pointer_cast<order_form const>(d.upstream);
+        auto const digest = verified_.of(credentials, d.request.wallet);
+        if (auto ok = co_await check_credentials(ctx, credentials, d.request.wallet, digest); !ok)
+            co_return ok.error();
+        if (form.type == prediction_time_in_force::fok) {
+            if (auto ok = co_await check_fok(d.request); !ok)
+                co_return ok.error();
+        }
         upstream_call call;
         call.method = verb::post;
         call.target = std::string(w::order_path);
@@ -100,6 +205,8 @@ public:
         if (!answer)
             co_return answer.error();
         auto const& name = n_->clob().options().name;
+        if (answer->status == 401)
+            verified_.forget(digest);
         if (answer->status < 200 || answer->status >= 300)
             co_return write_error(name, *answer, clob_write::place);
         if (answer->body.is_null())
@@ -144,6 +251,8 @@ public:
             auto items = clob_page_of(name, *body);
             if (!items)
                 co_return items.error();
+            if (page == 0) // the CLOB took these credentials for this wallet
+                verified_.remember(verified_.of(credentials, wallet), ctx.now_ms);
             for (auto const& item : *items->items) {
                 auto o = to_open_order(name, item);
                 if (!o)
@@ -178,6 +287,8 @@ public:
             auto items = clob_page_of(name, *body);
             if (!items)
                 co_return items.error();
+            if (page == 0) // the CLOB took these credentials for this wallet
+                verified_.remember(verified_.of(credentials, wallet), ctx.now_ms);
             for (auto const& item : *items->items) {
                 auto mine = fills_of(name, item, wallet);
                 if (!mine)
@@ -197,6 +308,54 @@ public:
     }
 
 private:
+    /**
+     * The CLOB accepts `credentials` for `wallet` (file comment): remembered lately, or an L2
+     * `GET /auth/ban-status/closed-only` answers 2xx. @par Errors 401 INVALID_CREDENTIALS (the
+     * channel's read error of a 401), the channel's others.
+     */
+    asio::awaitable<result<void>> check_credentials(call_context const& ctx,
+                                                    api_credentials const& credentials,
+                                                    // cppcheck-suppress passedByValue
+                                                    address wallet,
+                                                    verified_credentials::digest digest) {
+        if (verified_.known(digest, ctx.now_ms))
+            co_return result<void>{};
+        upstream_call call;
+        call.target = std::string(w::ban_status_path);
+        if (auto signed_call = sign_call(call, ctx, credentials, wallet); !signed_call)
+            co_return signed_call.error();
+        call.idempotent = true;
+        auto const answer = co_await n_->clob().read(std::move(call), std::chrono::milliseconds(0));
+        if (!*answer)
+            co_return answer->error();
+        verified_.remember(digest, ctx.now_ms);
+        co_return result<void>{};
+    }
+
+    /// A FOK order's book, read fresh, can fill it (file comment). @par Errors ORDER_REJECTED
+    /// with the upstream's FOK text; the channel's.
+    asio::awaitable<result<void>> check_fok(gamma_order_request const& r) {
+        upstream_call call;
+        call.target = w::target(w::book_path, w::token_query(r.token_id));
+        call.weight = w::clob_weight(w::book_path);
+        call.key = "gamma fok book " + std::to_string(++calls_); // never joins a cached read
+        auto const answer = co_await n_->clob().read(std::move(call), std::chrono::milliseconds(0));
+        if (!*answer)
+            co_return upstream_missing(answer->error()) ? unknown_token(r.token_id)
+                                                        : answer->error();
+        auto const& name = n_->clob().options().name;
+        auto book = to_orderbook(**answer, r.token_id, std::numeric_limits<std::size_t>::max());
+        if (!book)
+            co_return book.error();
+        if (book_fills(*book, r.side, r.price, r.size))
+            co_return result<void>{};
+        api_error e = make_error(
+            errc::order_rejected,
+            "The " + name + " upstream would refuse this order: " + std::string(fok_not_filled));
+        e.details["reason"] = std::string(fok_not_filled);
+        co_return e;
+    }
+
     /// The token's rules from its book (cached for the market TTL with the orderbook reads).
     // cppcheck-suppress passedByValue
     asio::awaitable<result<sg::token_rules>> rules_of(std::string token) {
@@ -255,6 +414,7 @@ private:
 
     std::shared_ptr<network> n_;
     std::atomic<std::uint64_t> calls_{0};
+    verified_credentials verified_;
 };
 
 } // namespace
