@@ -175,6 +175,21 @@ TEST_CASE("gamma place results: live is open, matched amounts give filledSize an
         REQUIRE_FALSE(r);
         CHECK(r.error().code == errc::upstream_error);
     }
+    SECTION("more shares than ordered (fuzz regression gamma_rest/place-fills-more-than-size): "
+            "no answer to this order, UPSTREAM_ERROR") {
+        // A BUY of 10 answered with 11 shares taken; a SELL of 10 with 11 made; negative amounts.
+        CHECK_FALSE(g::to_place_result(clob, placed("matched", "4.5", "11"), side::buy, dec("10"),
+                                       dec("0.45")));
+        CHECK_FALSE(g::to_place_result(clob, placed("matched", "11", "4.95"), side::sell, dec("10"),
+                                       dec("0.45")));
+        auto neg = g::to_place_result(clob, placed("matched", "-4.5", "10"), side::buy, dec("10"),
+                                      dec("0.45"));
+        REQUIRE_FALSE(neg);
+        CHECK(neg.error().code == errc::upstream_error);
+        // Exactly the size is still a fill.
+        CHECK(g::to_place_result(clob, placed("matched", "4.5", "10"), side::buy, dec("10"),
+                                 dec("0.45")));
+    }
 }
 
 TEST_CASE("gamma cancel results: canceled, or 404 ORDER_NOT_FOUND with the upstream's reason",

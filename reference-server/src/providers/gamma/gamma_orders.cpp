@@ -211,8 +211,9 @@ public:
             co_return write_error(name, *answer, clob_write::place);
         if (answer->body.is_null())
             co_return unreadable(name, answer->status);
-        co_return to_place_result(name, answer->body, d.request.side, d.request.size,
-                                  d.request.price);
+        co_return accepted(
+            to_place_result(name, answer->body, d.request.side, d.request.size, d.request.price),
+            answer->status);
     }
 
     async_result<cancel_result> cancel(call_context const& ctx, gamma_cancel_request const& r,
@@ -234,7 +235,7 @@ public:
             co_return write_error(name, *answer, clob_write::cancel);
         if (answer->body.is_null())
             co_return unreadable(name, answer->status);
-        co_return to_cancel_result(name, answer->body, r.order_id);
+        co_return accepted(to_cancel_result(name, answer->body, r.order_id), answer->status);
     }
 
     async_result<std::vector<open_order>> open_orders(call_context const& ctx,
@@ -401,6 +402,19 @@ private:
         call.idempotent = true;
         auto const answer = co_await n_->clob().read(std::move(call), std::chrono::milliseconds(0));
         co_return *answer;
+    }
+
+    /// A 2xx answer's mapping: a body that is not the answer's shape (UPSTREAM_ERROR) leaves
+    /// the write's outcome unknown, as an unreadable one does.
+    template <class T>
+    static result<T> accepted(result<T> r, unsigned status) {
+        if (!r && r.error().code == errc::upstream_error) {
+            api_error e = r.error();
+            e.details["outcomeUnknown"] = true;
+            e.details["upstreamStatus"] = status;
+            return e;
+        }
+        return r;
     }
 
     static api_error unreadable(std::string const& name, unsigned status) {

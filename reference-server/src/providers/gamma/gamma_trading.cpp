@@ -176,6 +176,9 @@ result<place_result> to_place_result(std::string const& name, json::value const&
         shares = size; // matched whole, amounts not reported
         usdc = exact_mul(size, price).value_or(decimal());
     }
+    // More shares than were ordered, or a negative amount, is no answer to this order.
+    if (shares.is_negative() || usdc.is_negative() || size < shares)
+        return clob_malformed(name, "the order");
     place_result out;
     out.order_id = util::to_lower(id);
     out.filled_size = shares;
