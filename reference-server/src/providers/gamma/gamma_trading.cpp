@@ -264,6 +264,28 @@ result<open_order> to_open_order(std::string const& name, json::value const& ite
     return out;
 }
 
+namespace {
+
+/// The side, price and size (at `size_key`) of a trade or of one of its maker orders into `f`,
+/// with the fee that side pays at the item's `fee_rate_bps` in `f.symbol`'s terms; false when
+/// one of them is missing or `f.symbol` is empty.
+bool read_execution(fill& f, json::object const& o, std::string_view size_key) {
+    auto const s = clob_side(clob_text(o, "side"));
+    auto const price = clob_decimal(o, "price");
+    auto const size = clob_decimal(o, size_key);
+    auto const bps = clob_decimal(o, "fee_rate_bps");
+    if (!s || !price || !size || !bps || f.symbol.empty())
+        return false;
+    f.side = *s;
+    f.price = *price;
+    f.size = *size;
+    f.fee = clob_fee(*s, *size, *price, *bps);
+    f.fee_asset = fee_asset_of(*s, f.symbol);
+    return true;
+}
+
+} // namespace
+
 result<std::vector<fill>> fills_of(std::string const& name, json::value const& trade,
                                    address const& wallet) {
     auto const* t = trade.if_object();
@@ -283,17 +305,8 @@ result<std::vector<fill>> fills_of(std::string const& name, json::value const& t
         f.id = id;
         f.order_id = util::to_lower(clob_text(*t, "taker_order_id"));
         f.symbol = std::string(clob_text(*t, "asset_id"));
-        auto const s = clob_side(clob_text(*t, "side"));
-        auto const price = clob_decimal(*t, "price");
-        auto const size = clob_decimal(*t, "size");
-        auto const bps = clob_decimal(*t, "fee_rate_bps");
-        if (!s || !price || !size || !bps || f.symbol.empty())
+        if (!read_execution(f, *t, "size"))
             return clob_malformed(name, "a trade");
-        f.side = *s;
-        f.price = *price;
-        f.size = *size;
-        f.fee = clob_fee(*s, *size, *price, *bps);
-        f.fee_asset = fee_asset_of(*s, f.symbol);
         f.liquidity = liquidity::taker;
         f.timestamp = *when;
         out.push_back(std::move(f));
@@ -311,17 +324,8 @@ result<std::vector<fill>> fills_of(std::string const& name, json::value const& t
             f.symbol = std::string(clob_text(*mo, "asset_id"));
             if (f.symbol.empty())
                 f.symbol = std::string(clob_text(*t, "asset_id"));
-            auto const s = clob_side(clob_text(*mo, "side"));
-            auto const price = clob_decimal(*mo, "price");
-            auto const size = clob_decimal(*mo, "matched_amount");
-            auto const bps = clob_decimal(*mo, "fee_rate_bps");
-            if (!s || !price || !size || !bps || f.symbol.empty() || f.order_id.empty())
+            if (f.order_id.empty() || !read_execution(f, *mo, "matched_amount"))
                 return clob_malformed(name, "a trade");
-            f.side = *s;
-            f.price = *price;
-            f.size = *size;
-            f.fee = clob_fee(*s, *size, *price, *bps);
-            f.fee_asset = fee_asset_of(*s, f.symbol);
             f.liquidity = liquidity::maker;
             f.timestamp = *when;
             out.push_back(std::move(f));
