@@ -39,6 +39,8 @@
 
 #include "../common/market_state.hpp"
 
+#include <gateway/providers/gamma/errors.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -64,28 +66,9 @@ inline constexpr std::int64_t gtd_margin_s = 60;
 /// The CTF Exchange's largest fee rate; a higher `feeRateBps` is an invalid payload.
 inline constexpr std::uint64_t max_fee_rate_bps = 1000;
 
-/// The upstream's order-processing texts (gamma.md §5.4, §6; docs.polymarket.com "Error
-/// Codes"). `{id}`-carrying ones are built by the functions below.
-namespace errors {
-inline constexpr std::string_view invalid_payload = "Invalid order payload";
-inline constexpr std::string_view invalid_token = "Invalid token id";
-inline constexpr std::string_view no_orderbook = "No orderbook exists for the requested token id";
-inline constexpr std::string_view not_enough_balance = "not enough balance / allowance";
-inline constexpr std::string_view invalid_expiration = "invalid expiration";
-inline constexpr std::string_view post_only_crosses = "invalid post-only order: order crosses book";
-/// UNCONFIRMED text (INVALID_POST_ONLY_ORDER_TYPE has no published message).
-inline constexpr std::string_view post_only_type =
-    "invalid post-only order: only GTC and GTD orders can be post-only";
-inline constexpr std::string_view fok_not_filled =
-    "order couldn't be fully filled. FOK orders are fully filled or killed.";
-inline constexpr std::string_view fak_no_match =
-    "no orders found to match with FAK order. FAK orders are partially filled or killed if no "
-    "match is found.";
-/// `not_canceled` reasons of the cancel endpoints.
-inline constexpr std::string_view cancel_not_found =
-    "order can't be found - already canceled or matched";
-inline constexpr std::string_view cancel_already = "the order is already canceled";
-} // namespace errors
+/// The upstream's order-processing texts, shared with the gateway (gamma.md §5.4, §6).
+/// `{id}`-carrying ones are built by the functions below.
+namespace errors = wire::gamma::order_errors;
 
 /// `order {id} is invalid. Price ({price}) breaks minimum tick size rule: {tick}`
 std::string tick_error(std::string_view id, std::string_view price, std::string_view tick);

@@ -45,6 +45,30 @@ inline constexpr error_def unauthorized{"Unauthorized/Invalid api key", 401};
 /// L1 (ClobAuth) headers missing or not signed by `POLY_ADDRESS` (gamma.md §6).
 inline constexpr error_def invalid_l1_headers{"Invalid L1 Request headers", 401};
 
+/// The CLOB's order-processing texts (gamma.md §5.4, §6; docs.polymarket.com "Error Codes"):
+/// what mock-gamma's matching answers and the gateway repeats when it refuses an order the CLOB
+/// would refuse. Texts carrying an order id are built by mock-gamma (gamma_matching.hpp).
+namespace order_errors {
+inline constexpr std::string_view invalid_payload = "Invalid order payload";
+inline constexpr std::string_view invalid_token = invalid_token_id.msg;
+inline constexpr std::string_view no_orderbook = gamma::no_orderbook.msg;
+inline constexpr std::string_view not_enough_balance = "not enough balance / allowance";
+inline constexpr std::string_view invalid_expiration = "invalid expiration";
+inline constexpr std::string_view post_only_crosses = "invalid post-only order: order crosses book";
+/// UNCONFIRMED text (INVALID_POST_ONLY_ORDER_TYPE has no published message).
+inline constexpr std::string_view post_only_type =
+    "invalid post-only order: only GTC and GTD orders can be post-only";
+inline constexpr std::string_view fok_not_filled =
+    "order couldn't be fully filled. FOK orders are fully filled or killed.";
+inline constexpr std::string_view fak_no_match =
+    "no orders found to match with FAK order. FAK orders are partially filled or killed if no "
+    "match is found.";
+/// `not_canceled` reasons of the cancel endpoints.
+inline constexpr std::string_view cancel_not_found =
+    "order can't be found - already canceled or matched";
+inline constexpr std::string_view cancel_already = "the order is already canceled";
+} // namespace order_errors
+
 /// The error body `{"error":"<message>"}`, compact.
 GATEWAY_DECL std::string error_body(std::string_view message) {
     boost::json::object o;

@@ -21,6 +21,7 @@
 #include "providers/gamma/gamma_network.hpp"
 #include "providers/gamma/gamma_trading.hpp"
 
+#include <gateway/providers/gamma/errors.hpp>
 #include <gateway/providers/gamma/orders.hpp>
 #include <gateway/providers/gamma/requests.hpp>
 #include <gateway/providers/gamma/signing.hpp>
@@ -61,9 +62,6 @@ constexpr std::size_t max_account_pages = 20;
 constexpr std::int64_t verified_ttl_ms = 60'000;
 /// Verified credential digests kept at most (expired ones are dropped first, then all).
 constexpr std::size_t max_verified = 4096;
-/// The CLOB's refusal of a FOK order that cannot fill entirely (gamma.md §5.4).
-constexpr std::string_view fok_not_filled =
-    "order couldn't be fully filled. FOK orders are fully filled or killed.";
 
 api_error unknown_token(std::string const& token) {
     api_error e = make_error(errc::market_not_found,
@@ -350,10 +348,10 @@ private:
             co_return book.error();
         if (book_fills(*book, r.side, r.price, r.size))
             co_return result<void>{};
-        api_error e = make_error(
-            errc::order_rejected,
-            "The " + name + " upstream would refuse this order: " + std::string(fok_not_filled));
-        e.details["reason"] = std::string(fok_not_filled);
+        api_error e =
+            make_error(errc::order_rejected, "The " + name + " upstream would refuse this order: " +
+                                                 std::string(w::order_errors::fok_not_filled));
+        e.details["reason"] = std::string(w::order_errors::fok_not_filled);
         co_return e;
     }
 
