@@ -319,14 +319,9 @@ private:
                                                     verified_credentials::digest digest) {
         if (verified_.known(digest, ctx.now_ms))
             co_return result<void>{};
-        upstream_call call;
-        call.target = std::string(w::ban_status_path);
-        if (auto signed_call = sign_call(call, ctx, credentials, wallet); !signed_call)
-            co_return signed_call.error();
-        call.idempotent = true;
-        auto const answer = co_await n_->clob().read(std::move(call), std::chrono::milliseconds(0));
-        if (!*answer)
-            co_return answer->error();
+        auto const answer = co_await account_page(ctx, credentials, wallet, w::ban_status_path, {});
+        if (!answer)
+            co_return answer.error();
         verified_.remember(digest, ctx.now_ms);
         co_return result<void>{};
     }
@@ -385,8 +380,8 @@ private:
         return {};
     }
 
-    /// One L2 `GET` page of an account read; never cached, never shared. `credentials` live in
-    /// the calling read's frame, which awaits this one.
+    /// One L2 `GET` of an account read (a page, or the credential check); never cached, never
+    /// shared. `credentials` live in the calling read's frame, which awaits this one.
     asio::awaitable<result<json::value>> account_page(call_context const& ctx,
                                                       api_credentials const& credentials,
                                                       // cppcheck-suppress passedByValue
