@@ -11,7 +11,9 @@
 #ifdef GATEWAY_SEPARATE_COMPILATION
 #include <gateway/client/client.hpp>
 #include <gateway/net/http_client.hpp>
+#include <gateway/net/websocket.hpp>
 
 #include <gateway/client/impl/client.hpp>
 #include <gateway/net/impl/http_client.hpp>
+#include <gateway/net/impl/websocket.hpp>
 #endif

@@ -135,6 +135,16 @@ struct inspection {
 using inspector =
     std::function<inspection(request_header const& header, tcp::endpoint const& remote)>;
 
+class ws_upgrade; // websocket.hpp
+
+/**
+ * The hook for requests asking for a WebSocket upgrade (see websocket.hpp): returns an HTTP
+ * answer to refuse it (sent, then the connection closes), or nullopt once it has accepted and
+ * served the session. Without a hook an upgrade request is an ordinary request.
+ */
+using upgrade_handler = std::function<boost::asio::awaitable<std::optional<response>>(
+    request& req, tcp::endpoint const& remote, ws_upgrade& upgrade)>;
+
 /// Renders the server's own failures (see `failure_kind`).
 using failure_renderer = std::function<response(failure const& f, unsigned http_version)>;
 
@@ -158,6 +168,10 @@ public:
     /// Binds and listens; port 0 picks a free one. Throws `boost::system::system_error` when
     /// the address cannot be bound (a start-up failure).
     tcp::endpoint listen(tcp::endpoint const& ep);
+
+    /// Sets the WebSocket upgrade hook; before `start()`. An upgraded connection counts against
+    /// `max_connections` until its session ends; `stop()` closes it with 1001.
+    void on_upgrade(upgrade_handler h) { upgrade_ = std::move(h); }
 
     /// Starts accepting on the io_context.
     void start();
@@ -192,6 +206,7 @@ private:
     handler handler_;
     failure_renderer render_;
     inspector inspect_;
+    upgrade_handler upgrade_;
     tcp::acceptor acceptor_;
     boost::asio::steady_timer accept_backoff_; ///< on the acceptor's strand
     std::size_t max_connections_ = 0;
@@ -202,4 +217,7 @@ private:
 
 } // namespace gateway::net
 
+#include <gateway/net/websocket.hpp> // ws_upgrade, which the server's bodies use
+#ifndef GATEWAY_NET_IN_WEBSOCKET_HPP // else websocket.hpp includes it once it is declared
 #include <gateway/net/impl/http_server.hpp>
+#endif

@@ -24,6 +24,7 @@
 #include <gateway/providers/gamma/signing.hpp>
 #include <gateway/result.hpp>
 #include <gateway/sign/keccak.hpp>
+#include <gateway/stream/protocol.hpp>
 #include <gateway/types/account.hpp>
 #include <gateway/types/address.hpp>
 #include <gateway/types/enums.hpp>
@@ -266,6 +267,51 @@ public:
 };
 
 // ---------------------------------------------------------------------------------------------
+// Live streams (WebSocket /ws/v1/perps, CONTRACT §8; the generic side is streams/)
+
+/// One event of an upstream subscription, in the REST types (protocol.hpp names the payload
+/// of each channel).
+using stream_payload = std::variant<price_map, std::vector<trade>, orderbook, std::vector<candle>,
+                                    std::vector<open_order>, std::vector<fill>>;
+
+struct stream_update {
+    enum class kind { data, status };
+    kind what = kind::data;
+    stream_payload data;                                            ///< kind::data
+    stream::stream_status status = stream::stream_status::restored; ///< kind::status
+    std::string message; ///< kind::status: one sentence for the client
+};
+
+/// Where an upstream subscription delivers. Called from the provider's own threads, never
+/// concurrently for one subscription, never after the subscription's handle is gone.
+using stream_sink = std::function<void(stream_update)>;
+
+/**
+ * A provider's live streams: one upstream subscription per call of `open`, which the hub
+ * (streams/hub.hpp) shares between every client asking for the same thing. The provider owns
+ * its upstream connections, their limits, reconnects, resubscription, staleness and resync
+ * (books stay right across a reconnect: a fresh full book follows `restored`).
+ */
+class perps_streams {
+public:
+    virtual ~perps_streams() = default;
+
+    /**
+     * Whether the provider can serve `s` (the fields are already valid): 404 MARKET_NOT_FOUND
+     * for an unknown symbol, 403 SIGNER_NOT_APPROVED (beta's account streams), 400
+     * VALIDATION_ERROR for what the upstream cannot stream (e.g. too many distinct users).
+     */
+    virtual async_result<bool> check(call_context const& ctx, stream::subscription const& s) = 0;
+
+    /**
+     * Starts the upstream subscription for `s`; it lasts until the returned handle is
+     * destroyed (the last client left), which must not block. Updates go to `sink`: `orderbook`
+     * and `orders` whole on each change, `prices` whole, others as new items.
+     */
+    virtual std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink) = 0;
+};
+
+// ---------------------------------------------------------------------------------------------
 // The provider object and the registry
 
 /// A provider's catalog row (spec 2.1, 2.2): independent of where its upstream lives.
@@ -290,6 +336,7 @@ struct network_capabilities {
     std::shared_ptr<signed_trading> trading;
     std::shared_ptr<predictions_reads> predictions = nullptr;
     std::shared_ptr<predictions_trading> prediction_orders = nullptr;
+    std::shared_ptr<perps_streams> streams = nullptr;
 };
 
 /// One provider module (providers/<alias>/): catalog row, health probe, and its capabilities per
@@ -343,6 +390,7 @@ public:
     result<predictions_reads*> predictions(std::string_view alias, bool testnet) const;
     result<signed_trading*> trading(std::string_view alias, vertical v, bool testnet) const;
     result<predictions_trading*> prediction_orders(std::string_view alias, bool testnet) const;
+    result<perps_streams*> streams(std::string_view alias, bool testnet) const;
 
 private:
     /// The capabilities of (alias, vertical, testnet), or the 404.

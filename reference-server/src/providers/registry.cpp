@@ -85,6 +85,14 @@ result<predictions_trading*> registry::prediction_orders(std::string_view alias,
                       &network_capabilities::prediction_orders, alias);
 }
 
+result<perps_streams*> registry::streams(std::string_view alias, bool testnet) const {
+    auto caps = resolve(alias, vertical::perps, testnet);
+    if (caps && !(*caps)->streams) // a perps provider without streams is not on this endpoint
+        return make_error(errc::provider_not_found,
+                          "Provider '" + std::string(alias) + "' has no live streams.");
+    return capability(caps, &network_capabilities::streams, alias);
+}
+
 provider_detail detail_of(provider_module const& p) {
     auto const& info = p.info;
     auto const& up = p.endpoints;

@@ -13,6 +13,7 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 
 #include <algorithm>
 #include <array>
@@ -242,8 +243,10 @@ struct http_server::connection {
         , remote(std::move(r)) {}
     boost::beast::tcp_stream stream;
     tcp::endpoint remote;
-    bool busy = false;    // strand-only: a request is being handled or answered
-    bool closing = false; // strand-only: stop() asked to close after the current response
+    bool busy = false;           // strand-only: a request is being handled or answered
+    bool closing = false;        // strand-only: stop() asked to close after the current response
+    bool upgraded = false;       // strand-only: the stream now belongs to a WebSocket session
+    std::function<void()> abort; // strand-only: closes the WebSocket session (stop())
     // Guarded by the registry's mutex:
     bool idle = false;          // waiting for the first byte of a request: in `registry::idle`
     bool shed = false;          // chosen to close under pressure: it ends without reading on
@@ -306,7 +309,9 @@ inline void http_server::stop() {
     for (auto& c : live) {
         boost::asio::post(c->stream.get_executor(), [c] {
             c->closing = true;
-            if (!c->busy)
+            if (c->abort)
+                c->abort(); // a WebSocket session closes with 1001
+            else if (!c->busy && !c->upgraded)
                 c->stream.cancel(); // an idle keep-alive read ends now
         });
     }
@@ -561,6 +566,19 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         }
         request req = parser.release();
         std::optional<response> res;
+        if (upgrade_ && boost::beast::websocket::is_upgrade(req)) {
+            ws_upgrade up(c->stream, req, c->abort);
+            try {
+                res = co_await upgrade_(req, c->remote, up);
+            } catch (std::exception const&) {
+                res = render_({failure_kind::internal, "Internal error."}, req.version());
+            }
+            c->abort = nullptr;
+            c->upgraded = up.taken();
+            if (res && !c->upgraded)
+                early = std::move(res); // refused: answered, then closed
+            break;
+        }
         try {
             res = co_await handler_(req, c->remote);
         } catch (std::exception const&) {
@@ -588,9 +606,11 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
     }
     if (early)
         co_await linger_close(c, std::move(*early));
-    boost::system::error_code ignored;
-    c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    c->stream.close();
+    if (!c->upgraded) {
+        boost::system::error_code ignored;
+        c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+        c->stream.close();
+    }
     forget(c.get());
 }
 
