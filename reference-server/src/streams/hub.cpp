@@ -206,6 +206,11 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
     }
     // The token: leaving removes the member; the last member releases the topic.
     struct membership {
+        membership(std::shared_ptr<topic> tp, std::uint64_t i)
+            : t(std::move(tp))
+            , id(i) {}
+        membership(membership const&) = delete;
+        membership& operator=(membership const&) = delete;
         std::shared_ptr<topic> t;
         std::uint64_t id;
         ~membership() {
@@ -219,7 +224,7 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
                 t->hub->release(t->key, t.get());
         }
     };
-    return std::make_shared<membership>(membership{std::move(t), id});
+    return std::make_shared<membership>(std::move(t), id);
 }
 
 void stream_hub::release(std::string const& key, topic const* which) {
