@@ -3,9 +3,11 @@
 // engines, and the WebSocket faults. Every wait is on a received frame with a deadline.
 #include <gateway/mocks/mock_server.hpp>
 #include <gateway/providers/alpha/signing.hpp>
+#include <gateway/providers/beta/signing.hpp>
 #include <gateway/sign/nonce.hpp>
 
 #include "support/eventually.hpp"
+#include "support/mock_beta.hpp"
 #include "support/mock_control.hpp"
 #include "support/mock_http.hpp"
 #include "support/mock_ws.hpp"
@@ -16,6 +18,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <map>
 #include <string>
 
 namespace mock_ws_test {
@@ -110,6 +113,115 @@ void fund(mock_server& m) {
 
 std::int64_t stat(mock_server& m, std::string const& kind) {
     return gateway::test::upstream_calls(m, kind);
+}
+
+// ---------------------------------------------------------------------------------------------
+// beta: v3-signed requests (beta.md §3.1) of the demo wallet
+
+using gateway::test::mock_beta::alice;
+
+gateway::test::raw_response beta_call(mock_server const& m, http::verb verb,
+                                      std::string const& path, std::string const& params) {
+    std::string msg = params;
+    msg += (msg.empty() ? "" : "&") + std::string("nonce=") +
+           std::to_string(gateway::sign::beta::next_nonce_us()) + "&user=" + alice().address +
+           "&signer=" + alice().address;
+    msg += "&signature=" + gateway::sign::beta::sign_message(msg, alice().key, false);
+    if (verb == http::verb::post || verb == http::verb::put)
+        return fetch(verb, m.base_url() + path, msg,
+                     {{"Content-Type", "application/x-www-form-urlencoded"}});
+    return fetch(verb, m.base_url() + path + "?" + msg);
+}
+
+json::value beta_ok(gateway::test::raw_response const& r) {
+    INFO(r.status << " " << r.body);
+    REQUIRE(r.status == 200);
+    return json::parse(r.body);
+}
+
+std::string beta_ws(mock_server const& m, std::string const& path) {
+    return "ws" + m.base_url().substr(4) + path;
+}
+
+/// A local order book kept by beta.md §9.2's documented procedure.
+struct local_book {
+    std::map<std::string, std::string> bids, asks; // price text -> qty (prices of one scale)
+    std::int64_t last_u = -1;
+
+    void load(json::value const& rest) {
+        bids.clear();
+        asks.clear();
+        for (auto const& l : rest.at("bids").as_array())
+            bids[std::string(l.at(0).as_string())] = std::string(l.at(1).as_string());
+        for (auto const& l : rest.at("asks").as_array())
+            asks[std::string(l.at(0).as_string())] = std::string(l.at(1).as_string());
+    }
+    void apply(json::value const& ev) {
+        auto side = [](std::map<std::string, std::string>& s, json::value const& levels) {
+            for (auto const& l : levels.as_array()) {
+                std::string const px(l.at(0).as_string());
+                std::string const qty(l.at(1).as_string());
+                if (gateway::test::mock_beta::dec_text(qty).is_zero())
+                    s.erase(px);
+                else
+                    s[px] = qty;
+            }
+        };
+        side(bids, ev.at("b"));
+        side(asks, ev.at("a"));
+        last_u = ev.at("u").to_number<std::int64_t>();
+    }
+    bool same_as(json::value const& rest) const {
+        local_book r;
+        r.load(rest);
+        return r.bids == bids && r.asks == asks;
+    }
+};
+
+auto depth_event = [](json::value const& v) {
+    return v.is_object() && v.as_object().contains("e") && v.at("e") == "depthUpdate";
+};
+
+/// Syncs `book` from REST (limit 100) and the events `c` receives, as documented: drop u <
+/// lastUpdateId, the first applied has U <= lastUpdateId <= u, then each pu is the previous u.
+void sync_book(mock_server& m, ws_client& c, local_book& book) {
+    auto const rest = gateway::test::get_json(m, "/fapi/v3/depth?symbol=BTCUSDT&limit=100");
+    std::int64_t const last = rest.at("lastUpdateId").to_number<std::int64_t>();
+    book.load(rest);
+    book.last_u = -1;
+    // Move the book so that an event follows the snapshot.
+    mock_post(m, "/__mock/tick", R"({"steps":1})");
+    for (;;) {
+        auto ev = c.next(depth_event);
+        REQUIRE(ev);
+        auto const U = ev->at("U").to_number<std::int64_t>();
+        auto const u = ev->at("u").to_number<std::int64_t>();
+        if (u < last)
+            continue;
+        if (book.last_u < 0) {
+            REQUIRE(U <= last);
+            REQUIRE(last <= u);
+        } else {
+            REQUIRE(ev->at("pu").to_number<std::int64_t>() == book.last_u);
+        }
+        book.apply(*ev);
+        return;
+    }
+}
+
+/// Applies events in order up to the one that ends just before REST's `lastUpdateId`, then
+/// the local book must be that REST book.
+void check_against_rest(mock_server& m, ws_client& c, local_book& book) {
+    auto const rest = gateway::test::get_json(m, "/fapi/v3/depth?symbol=BTCUSDT&limit=100");
+    std::int64_t const last = rest.at("lastUpdateId").to_number<std::int64_t>();
+    while (book.last_u < last - 1) {
+        auto ev = c.next(depth_event);
+        REQUIRE(ev);
+        REQUIRE(ev->at("pu").to_number<std::int64_t>() == book.last_u); // no gap
+        book.apply(*ev);
+    }
+    REQUIRE(book.last_u == last - 1);
+    CHECK(book.same_as(rest));
 }
 
 } // namespace mock_ws_test
@@ -363,4 +475,186 @@ TEST_CASE("alpha mock ws: wsStall, wsDelayMs and wsDrop", "[contract][mock][ws]"
         REQUIRE(e);
         CHECK(e->status == 503);
     }
+}
+
+// =============================================================================================
+// beta
+
+TEST_CASE("beta mock ws: combined streams, SUBSCRIBE control frames and their errors",
+          "[contract][mock][ws]") {
+    auto m = start(upstream::beta);
+    auto c = ws_open(beta_ws(*m, "/stream?streams=btcusdt@aggTrade/ethusdt@markPrice@1s"));
+    CHECK(stat(*m, "ws:connect /stream") == 1);
+    auto result = [&](std::uint64_t id) {
+        auto r = c->next([id](json::value const& v) {
+            return v.is_object() && v.as_object().contains("id") && v.at("id") == id;
+        });
+        REQUIRE(r);
+        return *r;
+    };
+    c->send(R"({"method":"LIST_SUBSCRIPTIONS","id":1})");
+    CHECK(result(1) ==
+          json::parse(R"({"result":["btcusdt@aggTrade","ethusdt@markPrice@1s"],"id":1})"));
+    c->send(R"({"method":"GET_PROPERTY","params":["combined"],"id":2})");
+    CHECK(result(2) == json::parse(R"({"result":true,"id":2})"));
+    auto const mark = c->next([](json::value const& v) {
+        return v.is_object() && v.as_object().contains("stream") &&
+               v.at("stream") == "ethusdt@markPrice@1s";
+    });
+    REQUIRE(mark);
+    CHECK(mark->at("data").at("e") == "markPriceUpdate");
+    CHECK(mark->at("data").at("s") == "ETHUSDT");
+
+    c->send(R"({"method":"SUBSCRIBE","params":["!markPrice@arr@1s","btcusdt@kline_1m"],"id":3})");
+    CHECK(result(3) == json::parse(R"({"result":null,"id":3})"));
+    c->send(R"({"method":"UNSUBSCRIBE","params":["ethusdt@markPrice@1s"],"id":4})");
+    CHECK(result(4) == json::parse(R"({"result":null,"id":4})"));
+    c->send(R"({"method":"LIST_SUBSCRIPTIONS","id":5})");
+    CHECK(result(5).at("result") ==
+          json::parse(R"(["btcusdt@aggTrade","!markPrice@arr@1s","btcusdt@kline_1m"])"));
+    auto const arr = c->next([](json::value const& v) {
+        return v.is_object() && v.as_object().contains("stream") &&
+               v.at("stream") == "!markPrice@arr@1s";
+    });
+    REQUIRE(arr);
+    CHECK(arr->at("data").as_array().size() == 6);
+
+    c->send(R"({"method":"SUBSCRIBE","params":["dogeusdt@aggTrade"],"id":6})");
+    CHECK(result(6).at("error").at("code") == 2);
+    c->send(R"({"method":"NOPE","id":7})");
+    CHECK(result(7).at("error").at("code") == 2);
+    c->send("not json");
+    CHECK(c->next([](json::value const& v) {
+        return v.is_object() && v.as_object().contains("error") && v.at("error").at("code") == 3;
+    }));
+    // Raw payloads once combined is off.
+    c->send(R"({"method":"SET_PROPERTY","params":["combined",false],"id":8})");
+    CHECK(result(8) == json::parse(R"({"result":null,"id":8})"));
+    auto const raw = c->next([](json::value const& v) {
+        return v.is_array() && !v.as_array().empty() && v.at(0).at("e") == "markPriceUpdate";
+    });
+    CHECK(raw);
+}
+
+TEST_CASE("beta mock ws: @depth continues REST's lastUpdateId; a local book synced as "
+          "documented equals REST, also after an order and a wsDrop",
+          "[contract][mock][ws]") {
+    auto m = start(upstream::beta);
+    set_mark(*m, "BTC", "65000");
+    auto c = ws_open(beta_ws(*m, "/ws/btcusdt@depth@100ms"));
+    CHECK(stat(*m, "ws:connect /ws") == 1);
+    local_book book;
+    sync_book(*m, *c, book);
+    mock_post(*m, "/__mock/tick", R"({"steps":3})");
+    check_against_rest(*m, *c, book);
+
+    // An order resting inside the spread is a depth change of its own.
+    mock_post(*m, "/__mock/accounts",
+              R"({"address":")" + alice().address + R"(","balances":{"USDT":"100000"}})");
+    beta_ok(beta_call(*m, http::verb::post, "/fapi/v3/order",
+                      "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.01&"
+                      "price=65000.0"));
+    auto const with_order = c->find([](json::value const& v) {
+        if (!depth_event(v))
+            return false;
+        for (auto const& l : v.at("b").as_array())
+            if (l.at(0) == "65000.0")
+                return true;
+        return false;
+    });
+    REQUIRE(with_order);
+    check_against_rest(*m, *c, book);
+    CHECK(book.bids.at("65000.0") == "0.010");
+
+    // Dropped: a new connection resyncs from REST and matches it again.
+    mock_post(*m, "/__mock/faults", R"({"wsDrop":true})");
+    REQUIRE(c->wait_closed());
+    auto again = ws_open(beta_ws(*m, "/ws/btcusdt@depth"));
+    local_book fresh;
+    sync_book(*m, *again, fresh);
+    mock_post(*m, "/__mock/tick", R"({"steps":2})");
+    check_against_rest(*m, *again, fresh);
+}
+
+TEST_CASE("beta mock ws: a listen key streams its user's ORDER_TRADE_UPDATE and ACCOUNT_UPDATE",
+          "[contract][mock][ws]") {
+    auto m = start(upstream::beta);
+    set_mark(*m, "BTC", "65000");
+    mock_post(*m, "/__mock/accounts",
+              R"({"address":")" + alice().address + R"(","balances":{"USDT":"100000"}})");
+
+    // Unknown keys are refused before the upgrade.
+    auto refused = ws_client::connect(beta_ws(*m, "/ws/" + std::string(64, 'a')));
+    auto* e = std::get_if<gateway::net::ws_connect_error>(&refused);
+    REQUIRE(e);
+    CHECK(e->status == 400);
+    CHECK(json::parse(e->body) ==
+          json::parse(R"({"code":-1125,"msg":"This listenKey does not exist."})"));
+    CHECK(beta_call(*m, http::verb::put, "/fapi/v3/listenKey", "").status == 400);
+    // Unsigned: the signed endpoints' refusal.
+    CHECK(fetch(http::verb::post, m->base_url() + "/fapi/v3/listenKey").status != 200);
+
+    auto const key = std::string(beta_ok(beta_call(*m, http::verb::post, "/fapi/v3/listenKey", ""))
+                                     .at("listenKey")
+                                     .as_string());
+    CHECK(key.size() == 64);
+    CHECK(beta_ok(beta_call(*m, http::verb::post, "/fapi/v3/listenKey", "")).at("listenKey") ==
+          key.c_str()); // the live key again
+    CHECK(beta_ok(beta_call(*m, http::verb::put, "/fapi/v3/listenKey", "")) == json::object{});
+
+    auto c = ws_open(beta_ws(*m, "/ws/" + key));
+    auto event = [](std::string e, std::string x) {
+        return [e, x](json::value const& v) {
+            return v.is_object() && v.as_object().contains("e") && v.at("e") == e.c_str() &&
+                   (x.empty() || v.at("o").at("x") == x.c_str());
+        };
+    };
+    // A resting order: NEW; cancelled: CANCELED.
+    auto const rest = beta_ok(beta_call(
+        *m, http::verb::post, "/fapi/v3/order",
+        "symbol=BTCUSDT&side=BUY&type=LIMIT&timeInForce=GTC&quantity=0.01&price=64000.0"));
+    auto const id = rest.at("orderId").to_number<std::uint64_t>();
+    auto const nu = c->next(event("ORDER_TRADE_UPDATE", "NEW"));
+    REQUIRE(nu);
+    CHECK(nu->at("o").at("i") == id);
+    CHECK(nu->at("o").at("s") == "BTCUSDT");
+    CHECK(nu->at("o").at("S") == "BUY");
+    CHECK(nu->at("o").at("X") == "NEW");
+    CHECK(nu->at("o").at("p") == "64000.0");
+    CHECK(nu->at("o").at("q") == "0.010");
+    beta_ok(beta_call(*m, http::verb::delete_, "/fapi/v3/order",
+                      "symbol=BTCUSDT&orderId=" + std::to_string(id)));
+    auto const gone = c->next(event("ORDER_TRADE_UPDATE", "CANCELED"));
+    REQUIRE(gone);
+    CHECK(gone->at("o").at("i") == id);
+    CHECK(gone->at("o").at("X") == "CANCELED");
+
+    // A market order: NEW, TRADE (FILLED) and the account after it.
+    auto const mkt = beta_ok(beta_call(*m, http::verb::post, "/fapi/v3/order",
+                                       "symbol=BTCUSDT&side=BUY&type=MARKET&quantity=0.01"));
+    auto const mid = mkt.at("orderId").to_number<std::uint64_t>();
+    auto const n2 = c->next(event("ORDER_TRADE_UPDATE", "NEW"));
+    REQUIRE(n2);
+    CHECK(n2->at("o").at("i") == mid);
+    auto const trade = c->next(event("ORDER_TRADE_UPDATE", "TRADE"));
+    REQUIRE(trade);
+    CHECK(trade->at("o").at("i") == mid);
+    CHECK(trade->at("o").at("X") == "FILLED");
+    CHECK(trade->at("o").at("l") == "0.010");
+    CHECK(trade->at("o").at("z") == "0.010");
+    CHECK(trade->at("o").at("L") == "65000.1");
+    CHECK(trade->at("o").at("m") == false);
+    auto const account = c->next(event("ACCOUNT_UPDATE", ""));
+    REQUIRE(account);
+    CHECK(account->at("a").at("m") == "ORDER");
+    CHECK(account->at("a").at("B").at(0).at("a") == "USDT");
+    REQUIRE(account->at("a").at("P").as_array().size() == 1);
+    CHECK(account->at("a").at("P").at(0).at("s") == "BTCUSDT");
+    CHECK(account->at("a").at("P").at(0).at("pa") == "0.010");
+
+    // Closed: the key is gone for new connections.
+    CHECK(beta_ok(beta_call(*m, http::verb::delete_, "/fapi/v3/listenKey", "")) == json::object{});
+    CHECK(beta_call(*m, http::verb::put, "/fapi/v3/listenKey", "").status == 400);
+    auto late = ws_client::connect(beta_ws(*m, "/ws/" + key));
+    CHECK(std::holds_alternative<gateway::net::ws_connect_error>(late));
 }
