@@ -27,7 +27,8 @@ namespace json = boost::json;
 constexpr std::size_t ws_max_streams = 200;                 // beta.md §8-9 (Binance futures)
 constexpr std::int64_t ws_listen_key_life_ms = 60 * 60'000; // beta.md §9.3
 constexpr std::size_t ws_announced_kept = 100'000;
-constexpr std::array<std::string_view, 3> ws_depth_suffixes{"@depth", "@depth@100ms", "@depth@500ms"};
+constexpr std::array<std::string_view, 3> ws_depth_suffixes{"@depth", "@depth@100ms",
+                                                            "@depth@500ms"};
 
 struct ws_named_interval {
     std::string_view name;
@@ -85,7 +86,7 @@ std::string stream_symbol(std::string const& name) {
 class ws_connection final : public ws_handler {
 public:
     ws_connection(std::shared_ptr<ws_feed> feed, std::shared_ptr<ws_conn> conn, bool combined,
-               std::vector<std::pair<std::string, std::string>> initial)
+                  std::vector<std::pair<std::string, std::string>> initial)
         : feed_(std::move(feed))
         , conn_(std::move(conn))
         , combined_(combined)
@@ -285,7 +286,8 @@ bool ws_feed::valid_market_stream(std::string const& name) const {
     std::string_view const kind = std::string_view(name).substr(name.find('@'));
     if (kind == "@aggTrade" || kind == "@markPrice" || kind == "@markPrice@1s")
         return true;
-    if (std::find(ws_depth_suffixes.begin(), ws_depth_suffixes.end(), kind) != ws_depth_suffixes.end())
+    if (std::find(ws_depth_suffixes.begin(), ws_depth_suffixes.end(), kind) !=
+        ws_depth_suffixes.end())
         return true;
     if (kind.starts_with("@kline_"))
         return std::any_of(ws_kline_intervals.begin(), ws_kline_intervals.end(),
