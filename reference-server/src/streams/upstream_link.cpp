@@ -225,8 +225,11 @@ asio::awaitable<void> upstream_link::run_loop() {
         if (!target) {
             why = target.error().message;
         } else {
-            auto c = co_await net::ws_connect(strand_.get_inner_executor(), target->url,
-                                              options_.connect);
+            // Arguments named: GCC 12 destroys temporaries of a co_await expression twice.
+            auto const ex = strand_.get_inner_executor();
+            std::string const url = target->url;
+            auto const opts = options_.connect;
+            auto c = co_await net::ws_connect(ex, url, opts);
             if (c)
                 s = *c;
             else
@@ -281,8 +284,10 @@ asio::awaitable<void> upstream_link::run_loop() {
                         self->on_inbound(generation, std::move(in));
                     });
                 };
+            auto const session_ex = s->get_executor();
+            auto serving = s->run(on_message);
             auto const end =
-                co_await asio::co_spawn(s->get_executor(), s->run(on_message), asio::use_awaitable);
+                co_await asio::co_spawn(session_ex, std::move(serving), asio::use_awaitable);
             connected_ = false;
             session_.reset();
             watchdog_timer_.cancel();
