@@ -630,7 +630,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options) {
+std::unique_ptr<upstream_router> make_router(market_state& markets, ws_hub& hub,
+                                             mock_options const& options) {
+    (void)hub;
     return std::make_unique<router>(markets, options);
 }
 
