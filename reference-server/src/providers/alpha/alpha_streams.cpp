@@ -668,13 +668,18 @@ private:
             std::shared_ptr<alpha_streams> self;
             std::string user;
             ~hold() {
+                if (!self)
+                    return;
                 std::lock_guard lock(self->m_);
                 if (auto it = self->users_.find(user);
                     it != self->users_.end() && --it->second == 0)
                     self->users_.erase(it);
             }
         };
-        return std::make_shared<hold>(hold{shared_from_this(), user});
+        auto h = std::make_shared<hold>(); // built in place: a copied hold would release twice
+        h->self = shared_from_this();
+        h->user = user;
+        return h;
     }
 
     asio::any_io_executor ex_;
