@@ -314,22 +314,6 @@ struct stream_handle {
     }
 };
 
-/// The stale threshold of live streams: the configuration's `stream_stale_ms` when it has one,
-/// else `default_stale_after`.
-inline constexpr std::chrono::milliseconds default_stale_after{5000};
-template <class Config>
-std::chrono::milliseconds stale_after_of(Config const& cfg) {
-    if constexpr (requires { cfg.stream_stale_ms; }) {
-        if constexpr (std::is_convertible_v<decltype(cfg.stream_stale_ms),
-                                            std::chrono::milliseconds>)
-            return cfg.stream_stale_ms;
-        else
-            return std::chrono::milliseconds(cfg.stream_stale_ms);
-    } else {
-        return default_stale_after;
-    }
-}
-
 /// A provider's WebSocket URL: `ws_url` when configured, else its REST base with ws(s):// and
 /// `suffix` (the embedded mocks serve both on one port).
 inline std::string ws_url_of(std::string const& ws_url, std::string const& base_url,

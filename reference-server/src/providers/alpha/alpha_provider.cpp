@@ -58,7 +58,7 @@ network_capabilities capabilities_of(provider_deps const& deps, std::shared_ptr<
     so.name = testnet ? "alpha testnet" : "alpha";
     so.ws_url = streams::ws_url_of(testnet ? up.testnet_ws_url : up.ws_url,
                                    testnet ? up.testnet_base_url : up.base_url, "/ws");
-    so.stale_after = streams::stale_after_of(deps.config);
+    so.stale_after = deps.config.stream_stale;
     c.streams = make_perps_streams(deps.executor, n, c.perps, std::move(so));
     return c;
 }

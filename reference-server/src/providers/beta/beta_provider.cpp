@@ -81,7 +81,7 @@ network_capabilities capabilities_of(provider_deps const& deps, std::shared_ptr<
     // The embedded mocks serve `/ws/<stream>` and `/stream` on their REST port.
     so.ws_base = streams::ws_url_of(testnet ? up.testnet_ws_url : up.ws_url,
                                     testnet ? up.testnet_base_url : up.base_url, "");
-    so.stale_after = streams::stale_after_of(deps.config);
+    so.stale_after = deps.config.stream_stale;
     c.streams = make_perps_streams(deps.executor, n, c.perps, read_signer, std::move(so));
     return c;
 }
