@@ -353,7 +353,8 @@ ws_connect(boost::asio::any_io_executor ex, std::string_view text, ws_connect_op
             f.body = answer.body();
             f.message = "handshake refused with HTTP " + std::to_string(f.status);
         } else {
-            f.message = "connect to " + u->str() + ": " + ec.message();
+            // The origin only: a path may carry a secret (a listen key, a query key).
+            f.message = "connect to " + u->scheme + "://" + u->authority() + ": " + ec.message();
         }
         co_return f;
     }
