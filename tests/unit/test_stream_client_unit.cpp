@@ -75,7 +75,9 @@ struct scripted_gateway {
                 sessions.push_back(s);
                 conn = sessions.size() - 1;
             }
-            co_await s->run([this, s, conn](std::string_view text) {
+            // A named handler: GCC 12 destroys a temporary of a co_await expression twice
+            // (a lambda converted to std::function here, which would release `s` twice).
+            net::ws_session::message_handler const read = [this, s, conn](std::string_view text) {
                 auto f = gs::parse_client_frame(text);
                 {
                     std::lock_guard lock(m);
@@ -87,7 +89,8 @@ struct scripted_gateway {
                     script(*f, *s);
                 else
                     answer(*f, *s);
-            });
+            };
+            co_await s->run(read);
             co_return std::nullopt;
         });
         port = server->listen({asio::ip::make_address("127.0.0.1"), 0}).port();

@@ -143,7 +143,8 @@ struct stream_client::state : std::enable_shared_from_this<state> {
             o.headers.emplace_back("X-API-Key", *opt.api_key);
         // The session's strand is a strand of ours: its reads, writes and our state are
         // serialised by one strand.
-        auto r = co_await net::ws_connect(strand, url, std::move(o));
+        boost::asio::any_io_executor const ex = strand; // named: see ping()
+        auto r = co_await net::ws_connect(ex, url, std::move(o));
         if (r)
             co_return std::move(*r);
         if (r.error().status != 0)
@@ -183,7 +184,10 @@ struct stream_client::state : std::enable_shared_from_this<state> {
         (void)self;
         for (;;) {
             auto s = session;
-            auto const end = co_await s->run([this](std::string_view text) { on_frame(text); });
+            net::ws_session::message_handler const read = [this](std::string_view text) {
+                on_frame(text);
+            };
+            auto const end = co_await s->run(read);
             session.reset();
             up = false;
             if (closing || at == phase::ended)
@@ -597,7 +601,9 @@ GATEWAY_IO_DECL boost::asio::awaitable<result<void>> stream_client::ping() {
     return boost::asio::co_spawn(
         st->strand,
         [st]() -> boost::asio::awaitable<result<void>> {
-            auto r = co_await st->request(state::pending::kind::ping, subscription{});
+            // A named argument: GCC 12 destroys a temporary in a co_await expression twice.
+            subscription const none;
+            auto r = co_await st->request(state::pending::kind::ping, none);
             if (!r)
                 co_return r.error();
             co_return result<void>();
