@@ -147,9 +147,14 @@ struct stream_client::state : std::enable_shared_from_this<state> {
         auto r = co_await net::ws_connect(ex, url, std::move(o));
         if (r)
             co_return std::move(*r);
-        if (r.error().status != 0)
+        // ws_connect reports a default response's 200 when no answer came at all: only an
+        // answer that is not a success is a refusal.
+        if (r.error().status >= 300)
             co_return client_detail::refusal(r.error());
-        co_return client_detail::transport(r.error().message);
+        co_return client_detail::transport(r.error().status != 0
+                                               ? "Could not open a WebSocket to " + url +
+                                                     ": no handshake answer."
+                                               : r.error().message);
     }
 
     /// A new connection is up: everything subscribed is subscribed again, then the requests
