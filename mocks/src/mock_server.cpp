@@ -7,6 +7,7 @@
 #include "gamma/gamma_router.hpp"
 
 #include <gateway/net/http_server.hpp>
+#include <gateway/net/websocket.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -47,15 +48,15 @@ std::shared_ptr<mock_core> make_core(mock_options const& o) {
         return std::make_shared<mock_core>(
             std::make_unique<market_state>(o.seed, alpha::market_specs(), now,
                                            alpha::initial_trades),
-            [&](market_state& m) { return alpha::make_router(m, o); });
+            [&](market_state& m, ws_hub& h) { return alpha::make_router(m, h, o); });
     case upstream::beta:
         return std::make_shared<mock_core>(
             std::make_unique<market_state>(o.seed, beta::market_specs(), now),
-            [&](market_state& m) { return beta::make_router(m, o); });
+            [&](market_state& m, ws_hub& h) { return beta::make_router(m, h, o); });
     case upstream::gamma:
         return std::make_shared<mock_core>(
             std::make_unique<market_state>(o.seed, gamma::market_specs(), now),
-            [&](market_state& m) { return gamma::make_router(m, o); });
+            [&](market_state& m, ws_hub&) { return gamma::make_router(m, o); });
     }
     throw std::invalid_argument("mock_server: unknown upstream kind");
 }
@@ -147,6 +148,10 @@ std::unique_ptr<mock_server> mock_server::start(mock_options options) {
         },
         [core](net::failure const& f, unsigned version) {
             return core->render_failure(f, version);
+        });
+    p->server->on_upgrade(
+        [core](net::request& req, net::tcp::endpoint const& remote, net::ws_upgrade& up) {
+            return mock_core::upgrade(core, req, remote, up);
         });
     p->local = p->server->listen(resolve_endpoint(p->ioc, p->opts.host, p->opts.port));
     p->server->start();

@@ -11,6 +11,8 @@
 #include "providers/provider.hpp"
 #include "rate_limit.hpp"
 #include "routes/routes.hpp"
+#include "streams/hub.hpp"
+#include "streams/ws_endpoint.hpp"
 #include "trading/nonce_guard.hpp"
 #include "trading/signed_write.hpp"
 
@@ -81,6 +83,9 @@ struct gateway_app::impl {
     std::unique_ptr<trading_env> trading_routes;
     router routes;
     std::unique_ptr<api_key_gate> gate;
+    // WebSocket: the hub outlives the connections that joined it (destroyed after the server).
+    std::unique_ptr<stream_hub> hub;
+    std::unique_ptr<ws_endpoint> ws;
     std::unique_ptr<session_layer> session;
     std::shared_ptr<net::http_server> server;
     std::vector<std::thread> threads;
@@ -148,6 +153,13 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
         [&i](net::request_header const& h, net::tcp::endpoint const& remote) {
             return i.session->inspect(h, remote);
         });
+    i.hub = std::make_unique<stream_hub>(i.ioc.get_executor(), i.cfg.ws_book_interval);
+    ws_endpoint_options wo;
+    wo.session.max_queued = i.cfg.ws_max_queued;
+    wo.session.peer_timeout = i.cfg.ws_peer_timeout;
+    i.ws = std::make_unique<ws_endpoint>(i.providers, *i.gate, *i.hub, wo);
+    i.server->on_upgrade([&i](net::request& req, net::tcp::endpoint const& remote,
+                              net::ws_upgrade& up) { return i.ws->upgrade(req, remote, up); });
 }
 
 gateway_app::~gateway_app() {

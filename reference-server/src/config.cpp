@@ -201,6 +201,32 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_ms(c.meta_refresh_interval, v);
              }},
+            {"ws-max-queued", "GATEWAY_WS_MAX_QUEUED", "websocket.maxQueued",
+             "frames a WebSocket client may fall behind before it is closed with 1013",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 unsigned long long const n = std::strtoull(v.c_str(), &end, 10);
+                 if (v.empty() || *end != '\0' || v.front() == '-' || n < 1 || n > 1'000'000)
+                     return "must be a whole number 1..1000000";
+                 c.ws_max_queued = static_cast<std::size_t>(n);
+                 return std::nullopt;
+             }},
+            {"ws-peer-timeout-ms", "GATEWAY_WS_PEER_TIMEOUT_MS", "websocket.peerTimeoutMs",
+             "silence after which a WebSocket client is taken for dead (pinged at half of it)",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.ws_peer_timeout, v);
+             }},
+            {"ws-book-interval-ms", "GATEWAY_WS_BOOK_INTERVAL_MS", "websocket.bookIntervalMs",
+             "least time between two order-book frames of one subscription",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.ws_book_interval, v);
+             }},
+            {"stream-stale-ms", "GATEWAY_STREAM_STALE_MS", "websocket.streamStaleMs",
+             "upstream silence on a book or price stream after which its clients get a 'stale' "
+             "status",
+             [](server_config& c, std::string const& v) {
+                 return set_ms(c.stream_stale, v);
+             }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {

@@ -205,6 +205,8 @@ std::optional<fill_record> ledger::apply_fill(std::string const& address, fill_e
         apply_perp(a, *ins, e, f);
     a.cum_vlm += e.px * e.sz;
     add_fill(a, f);
+    if (listener_)
+        listener_(ledger_event{address, std::nullopt, f});
     return f;
 }
 
@@ -318,14 +320,28 @@ std::uint64_t ledger::next_tid() {
 void ledger::rest_order(std::string const& address, order_record order) {
     std::lock_guard lock(m_);
     std::uint64_t const oid = order.oid;
+    emit_order(address, order, "open", order.spec.timestamp);
     touch(address).open.insert_or_assign(oid, std::move(order));
+}
+
+void ledger::emit_order(std::string const& address, order_record const& o,
+                        std::string const& status, std::int64_t time_ms) const {
+    if (listener_)
+        listener_(ledger_event{address, order_status_record{o, status, time_ms}, std::nullopt});
+}
+
+void ledger::set_listener(listener l) {
+    std::lock_guard lock(m_);
+    listener_ = std::move(l);
 }
 
 std::uint64_t ledger::add_order(std::string const& address, order_spec spec) {
     std::lock_guard lock(m_);
     std::uint64_t const oid = next_oid_++;
     amount const sz = spec.sz;
-    touch(address).open.emplace(oid, order_record{oid, std::move(spec), sz});
+    auto const& placed =
+        touch(address).open.emplace(oid, order_record{oid, std::move(spec), sz}).first->second;
+    emit_order(address, placed, "open", placed.spec.timestamp);
     return oid;
 }
 
@@ -338,6 +354,7 @@ bool ledger::set_order_size(std::string const& address, std::uint64_t oid, amoun
     if (o == a->second.open.end())
         return false;
     o->second.sz = remaining;
+    emit_order(address, o->second, "open", o->second.spec.timestamp);
     return true;
 }
 
@@ -353,6 +370,7 @@ std::optional<order_record> ledger::remove_order(std::string const& address, std
     order_record r = std::move(o->second);
     a->second.open.erase(o);
     add_history(a->second, {r, status, time_ms});
+    emit_order(address, r, status, time_ms);
     return r;
 }
 
@@ -361,6 +379,7 @@ void ledger::record_order(std::string const& address, order_record order, std::s
     std::lock_guard lock(m_);
     if (order.oid == 0)
         order.oid = next_oid_++;
+    emit_order(address, order, status, time_ms);
     add_history(touch(address), {std::move(order), std::move(status), time_ms});
 }
 

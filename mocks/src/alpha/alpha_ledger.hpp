@@ -210,10 +210,21 @@ struct rate_view {
     std::uint64_t requests_cap = 0;
 };
 
+/// What changed in one address's orders or fills (the WebSocket feeds' source): an order's
+/// new state (rested, resized, closed) or a booked fill.
+struct ledger_event {
+    std::string address;
+    std::optional<order_status_record> order;
+    std::optional<fill_record> fill;
+};
+
 class ledger {
 public:
     /// Price of a coin now (the mark), nullopt when unknown.
     using mark_fn = std::function<std::optional<amount>(std::string const& coin)>;
+    /// Told of every order change and fill, in the order they happen. Runs under the ledger's
+    /// lock: it must not call back into the ledger (the WebSocket feed only formats and queues).
+    using listener = std::function<void(ledger_event const&)>;
 
     static constexpr std::size_t fills_kept = 10000; ///< alpha.md §3.8
     static constexpr std::size_t fills_answered = 2000;
@@ -277,6 +288,9 @@ public:
                              std::uint64_t max_tenths_bps);
     /// Counts one /exchange action against the address-based limit (userRateLimit).
     void note_action(std::string const& address);
+
+    /// Replaces the event listener (an empty function removes it).
+    void set_listener(listener l);
 
     // ----------------------------------------------------------------------------------------
     // Reads (empty/zero for an unknown address)
@@ -344,8 +358,11 @@ private:
     void apply_perp(account& a, instrument const& ins, fill_event const& e, fill_record& f);
     void apply_spot(account& a, instrument const& ins, fill_event const& e, fill_record& f);
     void add_history(account& a, order_status_record r);
+    void emit_order(std::string const& address, order_record const& o, std::string const& status,
+                    std::int64_t time_ms) const;
 
     mutable std::mutex m_;
+    listener listener_;
     std::uint64_t seed_;
     std::vector<instrument> instruments_;
     std::vector<std::string> tokens_;

@@ -3,6 +3,7 @@
 #include "alpha_accounts.hpp"
 #include "alpha_exchange.hpp"
 #include "alpha_ledger.hpp"
+#include "alpha_ws.hpp"
 
 #include "../common/candles.hpp"
 #include "../common/format.hpp"
@@ -167,9 +168,9 @@ struct info_answer {
     std::size_t items = 0;
 };
 
-class router final : public upstream_router {
+class router final : public upstream_router, public stream_source {
 public:
-    router(market_state& markets, mock_options const& options)
+    router(market_state& markets, ws_hub& hub, mock_options const& options)
         : markets_(markets)
         , limiter_(options.rate_limits ? ip_budget : UINT32_MAX, ip_window)
         , seed_(options.seed)
@@ -187,14 +188,71 @@ public:
         for (std::size_t i = 0; i < markets_.size(); ++i)
             for (auto const& t : markets_.trades(i, market_state::trades_kept))
                 candles_->record(i, t.time_ms, t.px, t.sz);
-        markets_.set_trade_listener([c = candles_.get()](std::size_t i, trade const& t) {
-            c->record(i, t.time_ms, t.px, t.sz);
-        });
+        feed_ = std::make_shared<ws_feed>(hub, markets_, *this, options.ws_book_interval);
+        markets_.set_trade_listener(
+            [c = candles_.get(), f = feed_.get()](std::size_t i, trade const& t) {
+                c->record(i, t.time_ms, t.px, t.sz);
+                f->on_trade(i, t);
+            });
+        ledger_.set_listener([f = feed_.get()](ledger_event const& e) { f->on_ledger(e); });
         dexes_.emplace_back();
         dexes_.emplace_back(builder_dex);
     }
 
-    ~router() override { markets_.set_trade_listener({}); }
+    ~router() override {
+        markets_.set_trade_listener({});
+        ledger_.set_listener({});
+    }
+
+    // -----------------------------------------------------------------------------------------
+    // WebSocket (alpha_ws.hpp)
+
+    ws_route ws_open(net::request const& req, caller const&) override {
+        auto const path = split_target(req.target()).path;
+        if (path != "/ws")
+            return text(http::status::not_found, "Not Found", req.version());
+        return ws_accept{[f = feed_](std::shared_ptr<ws_conn> const& c) {
+            return f->make_handler(c);
+        }};
+    }
+
+    void on_market_change() override { feed_->on_market_change(); }
+    void start(boost::asio::any_io_executor ex) override { feed_->start(std::move(ex)); }
+    void stop() override { feed_->stop(); }
+
+    std::optional<json::object> mids(std::string_view dex) const override {
+        if (!dex.empty() && dex != builder_dex)
+            return std::nullopt;
+        return all_mids(dex);
+    }
+
+    std::optional<json::object> book(std::string_view coin, std::optional<std::int64_t> sig,
+                                     std::optional<std::int64_t> mant) const override {
+        return l2_book_data(coin, sig, mant);
+    }
+
+    bool known_interval(std::string_view name) const override {
+        return std::any_of(intervals.begin(), intervals.end(),
+                           [&](named_interval const& n) { return n.name == name; });
+    }
+
+    std::optional<json::object> candle(std::size_t market, std::string_view name,
+                                       std::int64_t t) const override {
+        auto const it = std::find_if(intervals.begin(), intervals.end(),
+                                     [&](named_interval const& n) { return n.name == name; });
+        if (it == intervals.end())
+            return std::nullopt;
+        auto const c = candles_->query(market, it->iv, t, t, 1);
+        if (c.empty())
+            return std::nullopt;
+        return candle_json(markets_.spec(market), *it, c.back());
+    }
+
+    std::vector<fill_record> fills(std::string const& user) const override {
+        return ledger_.fills(user);
+    }
+
+    void sync() override { engine_.sync(); }
 
     router(router const&) = delete;
     router& operator=(router const&) = delete;
@@ -584,22 +642,26 @@ private:
         if (!idx || markets_.spec(*idx).symbol != *coin)
             return {json_response(http::status::ok, out, v)}; // unknown coin -> []
         auto const& s = markets_.spec(*idx);
-        for (auto const& c : candles_->query(*idx, it->iv, *start, end, max_candles)) {
-            json::object o;
-            o["t"] = c.t;
-            o["T"] = bucket_next(it->iv, c.t) - 1;
-            o["s"] = s.symbol;
-            o["i"] = it->name;
-            o["o"] = float_style(c.o, s.px_scale);
-            o["c"] = float_style(c.c, s.px_scale);
-            o["h"] = float_style(c.h, s.px_scale);
-            o["l"] = float_style(c.l, s.px_scale);
-            o["v"] = float_style(c.v, s.sz_scale);
-            o["n"] = c.n;
-            out.push_back(std::move(o));
-        }
+        for (auto const& c : candles_->query(*idx, it->iv, *start, end, max_candles))
+            out.push_back(candle_json(s, *it, c));
         std::size_t const n = out.size();
         return {json_response(http::status::ok, out, v), n};
+    }
+
+    static json::object candle_json(market_spec const& s, named_interval const& iv,
+                                    mocks::candle const& c) {
+        json::object o;
+        o["t"] = c.t;
+        o["T"] = bucket_next(iv.iv, c.t) - 1;
+        o["s"] = s.symbol;
+        o["i"] = iv.name;
+        o["o"] = float_style(c.o, s.px_scale);
+        o["c"] = float_style(c.c, s.px_scale);
+        o["h"] = float_style(c.h, s.px_scale);
+        o["l"] = float_style(c.l, s.px_scale);
+        o["v"] = float_style(c.v, s.sz_scale);
+        o["n"] = c.n;
+        return o;
     }
 
     /// perpDexStatus (`""` = main dex) and perpDexLimits (a builder dex only); an unknown
@@ -838,9 +900,18 @@ private:
                 return unprocessable("invalid value for field `mantissa`", v);
             mant = m->get_int64();
         }
-        auto const idx = markets_.find(*coin);
-        if (!idx || markets_.spec(*idx).symbol != *coin)
+        auto book = l2_book_data(*coin, sig, mant);
+        if (!book)
             return json_response(http::status::ok, nullptr, v); // unknown coin -> null
+        return json_response(http::status::ok, *book, v);
+    }
+
+    /// The l2Book object (REST and WebSocket); nullopt for an unknown coin.
+    std::optional<json::object> l2_book_data(std::string_view coin, std::optional<std::int64_t> sig,
+                                             std::optional<std::int64_t> mant) const {
+        auto const idx = markets_.find(coin);
+        if (!idx || markets_.spec(*idx).symbol != coin)
+            return std::nullopt;
         auto const& s = markets_.spec(*idx);
         // Bucket size in px_scale units: keep nSigFigs significant digits of the mark.
         std::int64_t bucket = 1;
@@ -897,7 +968,7 @@ private:
         o["coin"] = s.symbol;
         o["time"] = now_ms();
         o["levels"] = json::array{side(b.bids, true), side(b.asks, false)};
-        return json_response(http::status::ok, o, v);
+        return o;
     }
 
     /// Only the upstream's own names are coins (aliases such as "HFUN/USDC" are mock-only).
@@ -907,19 +978,8 @@ private:
             return nullptr;
         auto const& s = markets_.spec(*idx);
         json::array out;
-        for (auto const& t : markets_.trades(*idx, recent_trades)) {
-            json::object o;
-            o["coin"] = s.symbol;
-            o["side"] = t.buyer_is_taker ? "B" : "A";
-            o["px"] = float_style(t.px, s.px_scale);
-            o["sz"] = float_style(t.sz, s.sz_scale);
-            o["time"] = t.time_ms;
-            o["hash"] = hash_hex(t.entropy);
-            o["tid"] = t.entropy & ((std::uint64_t{1} << 50) - 1);
-            o["users"] =
-                json::array{address_hex(t.entropy ^ 0xb0b), address_hex(t.entropy ^ 0x5e1)};
-            out.push_back(std::move(o));
-        }
+        for (auto const& t : markets_.trades(*idx, recent_trades))
+            out.push_back(trade_json(s, t));
         return out;
     }
 
@@ -930,6 +990,7 @@ private:
     alpha::exchange engine_;
     std::unique_ptr<candle_history> candles_;
     std::vector<std::string> dexes_; ///< "" and the builder dex
+    std::shared_ptr<ws_feed> feed_;
 };
 
 } // namespace
@@ -1026,8 +1087,9 @@ std::vector<market_spec> market_specs() {
     return out;
 }
 
-std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options) {
-    return std::make_unique<router>(markets, options);
+std::unique_ptr<upstream_router> make_router(market_state& markets, ws_hub& hub,
+                                             mock_options const& options) {
+    return std::make_unique<router>(markets, hub, options);
 }
 
 } // namespace gateway::mocks::alpha

@@ -51,6 +51,8 @@ std::vector<std::string> token_names();
 /// index, spot 10000 + pair index) mapped onto a market state built from `market_specs()`.
 std::vector<asset_info> assets(market_state const& markets);
 
-std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options);
+/// The router; its WebSocket `/ws` (alpha_ws.hpp) publishes through `hub`.
+std::unique_ptr<upstream_router> make_router(market_state& markets, ws_hub& hub,
+                                             mock_options const& options);
 
 } // namespace gateway::mocks::alpha

@@ -266,6 +266,7 @@ std::optional<fill_record> ledger::apply_fill(std::string const& address, fill_e
         pnl.info = "REALIZED_PNL";
         add_income_locked(a, std::move(pnl));
     }
+    emit(address, nullptr, &f);
     return f;
 }
 
@@ -307,8 +308,25 @@ std::uint64_t ledger::add_order(std::string const& address, order_spec spec, std
         r.spec.client_order_id = generated_client_id(id);
     r.time = time_ms;
     r.update_time = time_ms;
+    emit(address, &r, nullptr);
     touch(address).open.emplace(id, std::move(r));
     return id;
+}
+
+void ledger::set_listener(listener l) {
+    std::lock_guard lock(m_);
+    listener_ = std::move(l);
+}
+
+void ledger::emit(std::string const& address, order_record const* o, fill_record const* f) const {
+    if (!listener_)
+        return;
+    ledger_event e{address, std::nullopt, std::nullopt};
+    if (o)
+        e.order = *o;
+    if (f)
+        e.fill = *f;
+    listener_(e);
 }
 
 void ledger::rest_order(std::string const& address, order_record order) {
@@ -316,6 +334,7 @@ void ledger::rest_order(std::string const& address, order_record order) {
     std::uint64_t const id = order.order_id;
     if (order.spec.client_order_id.empty())
         order.spec.client_order_id = generated_client_id(id);
+    emit(address, &order, nullptr);
     touch(address).open.insert_or_assign(id, std::move(order));
 }
 
@@ -332,6 +351,7 @@ bool ledger::update_order(std::string const& address, std::uint64_t order_id, am
     o->second.cum_quote = cum_quote;
     o->second.status = status;
     o->second.update_time = time_ms;
+    emit(address, &o->second, nullptr);
     return true;
 }
 
@@ -349,6 +369,7 @@ std::optional<order_record> ledger::remove_order(std::string const& address, std
     r.status = status;
     r.update_time = time_ms;
     add_history(a->second, r);
+    emit(address, &r, nullptr);
     return r;
 }
 
@@ -358,6 +379,7 @@ void ledger::record_order(std::string const& address, order_record order) {
         order.order_id = next_order_id_++;
     if (order.spec.client_order_id.empty())
         order.spec.client_order_id = generated_client_id(order.order_id);
+    emit(address, &order, nullptr);
     add_history(touch(address), std::move(order));
 }
 

@@ -239,10 +239,23 @@ struct spot_fill_record {
     std::int64_t time = 0;
 };
 
+/// A futures order change or fill of one address (the user data stream's source).
+struct ledger_event {
+    std::string address;
+    std::optional<order_record> order; ///< the order's state after the change
+    std::optional<fill_record> fill;
+};
+
 class ledger {
 public:
     /// Mark price of a perp now; nullopt when unknown.
     using mark_fn = std::function<std::optional<amount>(std::string const& symbol)>;
+    /// Told of every futures order change and fill, in order. Runs under the ledger's lock: it
+    /// must not call back into the ledger (the WebSocket feed queues and formats later).
+    using listener = std::function<void(ledger_event const&)>;
+
+    /// Replaces the event listener (an empty function removes it).
+    void set_listener(listener l);
 
     static constexpr std::size_t fills_kept = 10000;
     static constexpr std::size_t income_kept = 20000;
@@ -393,6 +406,9 @@ private:
         std::deque<spot_fill_record> spot_fills;
     };
 
+    void emit(std::string const& address, order_record const* o, fill_record const* f) const;
+
+    listener listener_;
     account& touch(std::string const& address);
     account const* get(std::string const& address) const;
     contract const* find_locked(std::string_view symbol) const;

@@ -7,6 +7,7 @@
 #include "beta_orders.hpp"
 #include "beta_public.hpp"
 #include "beta_replies.hpp"
+#include "beta_ws.hpp"
 
 #include "../common/candles.hpp"
 #include "../common/http_util.hpp"
@@ -65,6 +66,7 @@ enum class endpoint {
     query_order,
     cancel_all,
     set_leverage,
+    listen_key,
 };
 
 struct route {
@@ -75,7 +77,7 @@ struct route {
     bool is_signed;
 };
 
-constexpr std::array<route, 37> routes{{
+constexpr std::array<route, 40> routes{{
     {venue::futures, http::verb::get, "ping", endpoint::ping, false},
     {venue::futures, http::verb::get, "time", endpoint::time, false},
     {venue::futures, http::verb::get, "exchangeInfo", endpoint::exchange_info, false},
@@ -110,6 +112,9 @@ constexpr std::array<route, 37> routes{{
     {venue::futures, http::verb::get, "order", endpoint::query_order, true},
     {venue::futures, http::verb::delete_, "allOpenOrders", endpoint::cancel_all, true},
     {venue::futures, http::verb::post, "leverage", endpoint::set_leverage, true},
+    {venue::futures, http::verb::post, "listenKey", endpoint::listen_key, true},
+    {venue::futures, http::verb::put, "listenKey", endpoint::listen_key, true},
+    {venue::futures, http::verb::delete_, "listenKey", endpoint::listen_key, true},
     {venue::spot, http::verb::post, "order", endpoint::new_order, true},
     {venue::spot, http::verb::delete_, "order", endpoint::cancel_order, true},
     {venue::spot, http::verb::get, "order", endpoint::query_order, true},
@@ -189,7 +194,7 @@ std::vector<T> window(std::vector<T> all, std::int64_t start, std::int64_t end, 
 
 class router final : public upstream_router {
 public:
-    router(market_state& markets, mock_options const& options)
+    router(market_state& markets, ws_hub& hub, mock_options const& options)
         : markets_(markets)
         , futures_limiter_(options.rate_limits ? w::futures_budget
                                                : std::numeric_limits<std::uint32_t>::max(),
@@ -201,13 +206,31 @@ public:
         , auth_(ledger_, options.testnet, normalized_signer(options))
         , candles_(make_candles(markets, options.seed))
         , data_(markets_, *candles_, ledger_, options.seed)
-        , engine_(ledger_, markets_) {
-        markets_.set_trade_listener([c = candles_.get()](std::size_t i, trade const& t) {
-            c->record(i, t.time_ms, t.px, t.sz);
-        });
+        , engine_(ledger_, markets_)
+        , feed_(std::make_shared<ws_feed>(hub, markets_, ledger_, engine_, data_, *candles_,
+                                          options.ws_depth_levels, options.seed)) {
+        markets_.set_trade_listener(
+            [c = candles_.get(), f = feed_.get()](std::size_t i, trade const& t) {
+                c->record(i, t.time_ms, t.px, t.sz);
+                f->on_trade(i, t);
+            });
+        ledger_.set_listener([f = feed_.get()](ledger_event const& e) { f->on_ledger(e); });
     }
 
-    ~router() override { markets_.set_trade_listener({}); }
+    ~router() override {
+        markets_.set_trade_listener({});
+        ledger_.set_listener({});
+    }
+
+    // WebSocket (beta_ws.hpp)
+    ws_route ws_open(net::request const& req, caller const&) override { return feed_->open(req); }
+    std::string classify_ws(net::request const& req) const override {
+        auto const path = split_target(req.target()).path;
+        return "ws:connect " + std::string(path == "/stream" ? "/stream" : "/ws");
+    }
+    void on_market_change() override { feed_->on_market_change(); }
+    void start(boost::asio::any_io_executor ex) override { feed_->start(std::move(ex)); }
+    void stop() override { feed_->stop(); }
 
     router(router const&) = delete;
     router& operator=(router const&) = delete;
@@ -341,7 +364,7 @@ private:
                                                            : spot_exchange_info(now_ms()),
                                  v);
         case endpoint::depth:
-            return data_.depth(r.where, q, v);
+            return r.where == venue::futures ? futures_depth(q, v) : data_.depth(r.where, q, v);
         case endpoint::trades:
             return data_.trades(r.where, q, v);
         case endpoint::klines:
@@ -392,9 +415,51 @@ private:
             return cancel_all(s.user, q, v);
         case endpoint::set_leverage:
             return set_leverage(s.user, q, v);
+        case endpoint::listen_key:
+            return listen_key(r.method, s.user, v);
         default:
             return error_reply(w::unknown, v); // public endpoints never get here
         }
+    }
+
+    /// REST depth and the `@depth` diff stream are one sequence (beta_ws.hpp): the checks and
+    /// weights of `market_data::depth`, the book and `lastUpdateId` of the feed.
+    net::response futures_depth(query_params const& q, unsigned v) const {
+        auto res = data_.depth(venue::futures, q, v);
+        if (res.result() != http::status::ok)
+            return res;
+        auto const symbol = *query_get(q, "symbol");
+        auto body = json::parse(res.body()).as_object();
+        std::size_t const limit = body.at("bids").as_array().size();
+        auto const snap = feed_->depth(symbol, std::max<std::size_t>(limit, 1));
+        auto side = [](printed_levels const& levels) {
+            json::array out;
+            for (auto const& [px, qty] : levels)
+                out.push_back(json::array{json::string(px), json::string(qty)});
+            return out;
+        };
+        body["lastUpdateId"] = snap.last_update_id;
+        body["bids"] = side(snap.bids);
+        body["asks"] = side(snap.asks);
+        return json_response(http::status::ok, body, v);
+    }
+
+    /// Signed `POST|PUT|DELETE /fapi/v3/listenKey` (beta.md §9.3).
+    net::response listen_key(http::verb method, std::string const& user, unsigned v) {
+        if (method == http::verb::post) {
+            json::object o;
+            o["listenKey"] = feed_->create_listen_key(user);
+            return json_response(http::status::ok, o, v);
+        }
+        bool const ok =
+            method == http::verb::put ? feed_->keep_alive(user) : feed_->close_listen_key(user);
+        if (!ok) {
+            json::object o;
+            o["code"] = -1125;
+            o["msg"] = "This listenKey does not exist.";
+            return json_response(http::status::bad_request, o, v);
+        }
+        return json_response(http::status::ok, json::object{}, v);
     }
 
     static net::response refused(refusal const& r, unsigned v) {
@@ -626,12 +691,14 @@ private:
     std::unique_ptr<candle_history> candles_;
     market_data data_;
     engine engine_;
+    std::shared_ptr<ws_feed> feed_;
 };
 
 } // namespace
 
-std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options) {
-    return std::make_unique<router>(markets, options);
+std::unique_ptr<upstream_router> make_router(market_state& markets, ws_hub& hub,
+                                             mock_options const& options) {
+    return std::make_unique<router>(markets, hub, options);
 }
 
 } // namespace gateway::mocks::beta

@@ -42,6 +42,7 @@
 
 namespace gateway::mocks::beta {
 
-std::unique_ptr<upstream_router> make_router(market_state& markets, mock_options const& options);
+std::unique_ptr<upstream_router> make_router(market_state& markets, ws_hub& hub,
+                                             mock_options const& options);
 
 } // namespace gateway::mocks::beta

@@ -46,6 +46,11 @@ boost::json::value faults_json(fault_config const& f) {
     else
         o["status"] = nullptr;
     o["drop"] = f.drop;
+    // Shown only when set, so the answer of a mock without WebSocket faults is unchanged.
+    if (f.ws_stall)
+        o["wsStall"] = true;
+    if (f.ws_delay.count() > 0)
+        o["wsDelayMs"] = f.ws_delay.count();
     return o;
 }
 
@@ -55,6 +60,7 @@ net::response post_faults(net::request const& req, control_plane cp) {
     if (!body)
         return error(http::status::bad_request, why, req.version());
     fault_config cfg;
+    bool ws_drop = false;
     for (auto const& kv : *body) {
         std::string_view const key = kv.key();
         if (key == "latencyMs") {
@@ -76,14 +82,27 @@ net::response post_faults(net::request const& req, control_plane cp) {
             if (!kv.value().is_bool())
                 return error(http::status::bad_request, "'drop' must be a boolean.", req.version());
             cfg.drop = kv.value().get_bool();
+        } else if (key == "wsDrop" || key == "wsStall") {
+            if (!kv.value().is_bool())
+                return error(http::status::bad_request,
+                             "'" + std::string(key) + "' must be a boolean.", req.version());
+            (key == "wsDrop" ? ws_drop : cfg.ws_stall) = kv.value().get_bool();
+        } else if (key == "wsDelayMs") {
+            auto const n = as_integer(kv.value());
+            if (!n || *n < 0 || *n > max_latency_ms)
+                return error(http::status::bad_request,
+                             "'wsDelayMs' must be an integer from 0 to 600000.", req.version());
+            cfg.ws_delay = std::chrono::milliseconds(*n);
         } else {
             return error(http::status::bad_request,
                          "Unknown field '" + std::string(key) +
-                             "'; expected latencyMs, status or drop.",
+                             "'; expected latencyMs, status, drop, wsDrop, wsStall or wsDelayMs.",
                          req.version());
         }
     }
     cp.faults.set(cfg);
+    if (ws_drop && cp.drop_ws)
+        cp.drop_ws();
     return json_response(http::status::ok, faults_json(cfg), req.version());
 }
 

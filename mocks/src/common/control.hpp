@@ -6,7 +6,9 @@
  *
  * - `POST /__mock/faults` `{"latencyMs":N,"status":N,"drop":true}` (status 400-599; any subset; the
  * posted object replaces the whole configuration, absent switches are off), `GET` shows it,
- *   `DELETE` clears it. Each answers the configuration now in force.
+ *   `DELETE` clears it. Each answers the configuration now in force. WebSocket faults:
+ *   `"wsStall":true`, `"wsDelayMs":N` (switches, shown only when set) and `"wsDrop":true` (one
+ *   shot: closes every open WebSocket connection now; not kept).
  * - `GET /__mock/stats` `{"requests":N,"byKind":{...}}`, `DELETE` resets it.
  * - `POST /__mock/mark` `{"symbol":"BTC","price":"65000"}` moves (and pins) a mark; unknown
  *   symbol 404. `GET /__mock/mark` lists every mark.
@@ -25,6 +27,7 @@
 
 #include <boost/json/object.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +38,8 @@ struct control_plane {
     fault_switch& faults;
     request_stats& stats;
     market_state& markets;
+    /// `wsDrop`: closes every open WebSocket connection (may be empty).
+    std::function<void()> drop_ws = {};
 };
 
 /// True for targets under `/__mock/`.

@@ -2,7 +2,8 @@
 /**
  * @file faults.hpp
  * The fault switches of CONTRACT §10 (`POST /__mock/faults`): latency before every upstream
- * answer, a forced HTTP status, or dropping connections unanswered.
+ * answer, a forced HTTP status, or dropping connections unanswered; for WebSocket a stalled
+ * stream or delayed frames (the one-shot `wsDrop` is an action, not a switch: ws_hub.hpp).
  *
  * @par Thread safety
  * Safe to call concurrently.
@@ -17,6 +18,9 @@ struct fault_config {
     std::chrono::milliseconds latency{0}; ///< delay before every upstream answer
     std::optional<unsigned> status;       ///< force this 4xx/5xx status (upstream's error shape)
     bool drop = false;                    ///< close connections without answering
+    /// WebSocket: data frames are dropped while set (connections stay open, replies still go).
+    bool ws_stall = false;
+    std::chrono::milliseconds ws_delay{0}; ///< WebSocket: delay before every data frame
 };
 
 class fault_switch {

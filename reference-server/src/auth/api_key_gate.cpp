@@ -50,6 +50,25 @@ bool carries_body(request_head const& h) {
 
 } // namespace
 
+static api_error rate_limited(double rate, rate_decision const& d) {
+    api_error e =
+        make_error(errc::rate_limited, "Rate limit of " + std::to_string(static_cast<int>(rate)) +
+                                           " requests per second exceeded for this API key.");
+    e.retry_after = static_cast<unsigned>(d.retry_after_seconds);
+    return e;
+}
+
+bool api_key_gate::testnet_path(std::string_view path) {
+    return path.starts_with("/v1/testnet/") || path.starts_with("/ws/v1/testnet/");
+}
+
+std::optional<api_error> api_key_gate::charge(rate_identity const& who) const {
+    auto const d = limiter_.take(who.bucket, who.rate, who.burst, time_.steady_now());
+    if (d.allowed)
+        return std::nullopt;
+    return rate_limited(who.rate, d);
+}
+
 gate_verdict api_key_gate::check(request_head const& head) const {
     gate_verdict verdict;
     if (needs_key(head.path)) {
@@ -76,7 +95,7 @@ gate_verdict api_key_gate::check(request_head const& head) const {
             return verdict;
         }
         auto const& key = *check.key;
-        if (key.env == auth::key_env::test && head.path.substr(0, 12) != "/v1/testnet/") {
+        if (key.env == auth::key_env::test && !testnet_path(head.path)) {
             verdict.refusal = make_error(errc::testnet_key_only,
                                          "A test key (svc_test_) can only call /v1/testnet/ "
                                          "endpoints; use a live key here.");
@@ -84,16 +103,14 @@ gate_verdict api_key_gate::check(request_head const& head) const {
         }
         double const rate = key.rate_per_second.value_or(options_.rate_per_second);
         double const burst = key.rate_per_second ? 2 * rate : options_.burst;
-        auto const d = limiter_.take(std::to_string(key.id), rate, burst, time_.steady_now());
+        rate_identity who{std::to_string(key.id), rate, burst};
+        auto const d = limiter_.take(who.bucket, rate, burst, time_.steady_now());
         add_rate_headers(verdict.headers, d);
         if (!d.allowed) {
-            api_error e = make_error(errc::rate_limited,
-                                     "Rate limit of " + std::to_string(static_cast<int>(rate)) +
-                                         " requests per second exceeded for this API key.");
-            e.retry_after = static_cast<unsigned>(d.retry_after_seconds);
-            verdict.refusal = std::move(e);
+            verdict.refusal = rate_limited(rate, d);
             return verdict;
         }
+        verdict.caller = std::move(who);
     }
     if (carries_body(head) && head.path.substr(0, 4) == "/v1/" &&
         !has_media_type(head.header("Content-Type"), "application/json"))

@@ -26,12 +26,22 @@ namespace auth {
 class account_service;
 }
 
+/// Whose rate-limit bucket a request draws from (an authenticated key).
+struct rate_identity {
+    std::string bucket; ///< the key's id: never the key itself
+    double rate = 0;
+    double burst = 0;
+};
+
 /// What the gate decided.
 struct gate_verdict {
     /// Set: answer this at once, without reading the body.
     std::optional<api_error> refusal;
     /// Headers for the answer, whatever it is (the caller's rate-limit state).
     std::vector<std::pair<std::string, std::string>> headers;
+    /// The key's bucket when a key was checked and accepted (the WebSocket endpoint charges
+    /// each subscribe frame to it).
+    std::optional<rate_identity> caller;
 };
 
 struct gate_options {
@@ -58,6 +68,12 @@ public:
 
     /// Checks a request whose route exists (an unknown path is the router's 404).
     gate_verdict check(request_head const& head) const;
+
+    /// Takes one token of `who`'s bucket: 429 RATE_LIMITED when it is empty (CONTRACT §3).
+    std::optional<api_error> charge(rate_identity const& who) const;
+
+    /// Whether `path` is under a testnet prefix (`/v1/testnet/`, `/ws/v1/testnet/`).
+    static bool testnet_path(std::string_view path);
 
     /// Whether `path` needs an API key (everything but spec 4.1's four and the account pages).
     static bool needs_key(std::string_view path);

@@ -52,6 +52,54 @@ void apply_options(Ws& ws, ws_options const& o, beast::role_type role) {
     ws.read_message_max(o.max_message);
     ws.auto_fragment(false);
 }
+/// Connect, TLS (wss), then the opening handshake, within `deadline`.
+template <class Ws>
+asio::awaitable<boost::system::error_code>
+open_steps(Ws& ws, asio::ip::tcp::resolver::results_type const& results,
+           std::chrono::steady_clock::time_point deadline, url const& u, std::string const& target,
+           std::vector<std::pair<std::string, std::string>> const& headers,
+           websocket::response_type& answer) {
+    auto& tcp = beast::get_lowest_layer(ws);
+    tcp.expires_at(deadline);
+    auto [cec, ep] = co_await tcp.async_connect(results, use_tuple);
+    if (cec)
+        co_return cec;
+    if constexpr (std::is_same_v<Ws, tls_stream>) {
+        auto& ssl = ws.next_layer();
+        if (!SSL_set_tlsext_host_name(ssl.native_handle(), u.host.c_str()))
+            co_return boost::system::error_code(static_cast<int>(::ERR_get_error()),
+                                                asio::error::get_ssl_category());
+        ssl.set_verify_callback(asio::ssl::host_name_verification(u.host));
+        auto [hec] = co_await ssl.async_handshake(asio::ssl::stream_base::client, use_tuple);
+        if (hec)
+            co_return hec;
+    }
+    ws.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
+        req.set(boost::beast::http::field::user_agent, "gateway-sdk");
+        for (auto const& [name, value] : headers)
+            req.set(name, value);
+    }));
+    auto [wec] = co_await ws.async_handshake(answer, u.authority(), target, use_tuple);
+    co_return wec;
+}
+
+template <class Ws>
+asio::awaitable<void> close_step(Ws& ws, websocket::close_reason const& cr) {
+    co_await ws.async_close(cr, use_tuple);
+}
+
+template <class Ws>
+asio::awaitable<std::tuple<boost::system::error_code, std::size_t>>
+write_step(Ws& ws, std::shared_ptr<std::string const> frame) {
+    ws.text(true);
+    co_return co_await ws.async_write(asio::buffer(*frame), use_tuple);
+}
+
+template <class Ws>
+asio::awaitable<std::tuple<boost::system::error_code, std::size_t>>
+read_step(Ws& ws, beast::flat_buffer& buffer) {
+    co_return co_await ws.async_read(buffer, use_tuple);
+}
 } // namespace ws_detail
 
 struct ws_session::impl {
@@ -163,18 +211,18 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::run(message_handler o
             while (!w.ended) {
                 if (w.pending_close) {
                     auto const cr = *w.pending_close;
-                    co_await std::visit([&](auto& s) { return s.async_close(cr, use_tuple); },
-                                        w.ws);
+                    if (auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws))
+                        co_await ws_detail::close_step(*plain, cr);
+                    else
+                        co_await ws_detail::close_step(std::get<ws_detail::tls_stream>(w.ws), cr);
                     break;
                 }
                 if (!w.queue.empty()) {
                     auto frame = w.queue.front();
-                    auto [ec, n] = co_await std::visit(
-                        [&](auto& s) {
-                            s.text(true);
-                            return s.async_write(boost::asio::buffer(*frame), use_tuple);
-                        },
-                        w.ws);
+                    auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws);
+                    auto [ec, n] = plain ? co_await ws_detail::write_step(*plain, frame)
+                                         : co_await ws_detail::write_step(
+                                               std::get<ws_detail::tls_stream>(w.ws), frame);
                     if (!w.queue.empty() && w.queue.front() == frame) {
                         w.queue.pop_front();
                         w.queued.fetch_sub(1, std::memory_order_relaxed);
@@ -193,11 +241,14 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::run(message_handler o
     ws_end end;
     beast::flat_buffer buffer;
     for (;;) {
+        auto* plain = std::get_if<ws_detail::plain_stream>(&i.ws);
         auto [ec, n] =
-            co_await std::visit([&](auto& s) { return s.async_read(buffer, use_tuple); }, i.ws);
+            plain ? co_await ws_detail::read_step(*plain, buffer)
+                  : co_await ws_detail::read_step(std::get<ws_detail::tls_stream>(i.ws), buffer);
         if (ec) {
             auto const cr = std::visit([](auto& s) { return s.reason(); }, i.ws);
-            if (ec == websocket::error::closed) {
+            if (ec == websocket::error::closed || cr.code != websocket::close_code::none) {
+                // The peer's close frame arrived (even when the transport then broke).
                 end.code = cr.code;
                 end.reason = std::string(cr.reason.data(), cr.reason.size());
                 end.by_peer = !i.pending_close;
@@ -247,8 +298,8 @@ ws_upgrade::accept(ws_options const& options) {
 }
 
 GATEWAY_IO_DECL
-    boost::asio::awaitable<boost::system::result<std::shared_ptr<ws_session>, ws_connect_error>>
-    ws_connect(boost::asio::any_io_executor ex, std::string_view text, ws_connect_options options) {
+boost::asio::awaitable<boost::system::result<std::shared_ptr<ws_session>, ws_connect_error>>
+ws_connect(boost::asio::any_io_executor ex, std::string_view text, ws_connect_options options) {
     namespace asio = boost::asio;
     namespace beast = boost::beast;
     namespace websocket = beast::websocket;
@@ -289,41 +340,12 @@ GATEWAY_IO_DECL
     auto const deadline = std::chrono::steady_clock::now() + options.timeout;
     websocket::response_type answer;
     boost::system::error_code ec;
-    co_await std::visit(
-        [&](auto& ws) -> asio::awaitable<void> {
-            auto& tcp = beast::get_lowest_layer(ws);
-            tcp.expires_at(deadline);
-            auto [cec, ep] = co_await tcp.async_connect(results, use_tuple);
-            if (cec) {
-                ec = cec;
-                co_return;
-            }
-            if constexpr (std::is_same_v<std::decay_t<decltype(ws)>, ws_detail::tls_stream>) {
-                auto& ssl = ws.next_layer();
-                if (!SSL_set_tlsext_host_name(ssl.native_handle(), u->host.c_str())) {
-                    ec = boost::system::error_code(static_cast<int>(::ERR_get_error()),
-                                                   asio::error::get_ssl_category());
-                    co_return;
-                }
-                ssl.set_verify_callback(asio::ssl::host_name_verification(u->host));
-                auto [hec] =
-                    co_await ssl.async_handshake(asio::ssl::stream_base::client, use_tuple);
-                if (hec) {
-                    ec = hec;
-                    co_return;
-                }
-            }
-            auto headers = options.headers;
-            ws.set_option(
-                websocket::stream_base::decorator([headers](websocket::request_type& req) {
-                    req.set(http::field::user_agent, "gateway-sdk");
-                    for (auto const& [name, value] : headers)
-                        req.set(name, value);
-                }));
-            auto [wec] = co_await ws.async_handshake(answer, u->authority(), target, use_tuple);
-            ec = wec;
-        },
-        p->ws);
+    if (auto* plain = std::get_if<ws_detail::plain_stream>(&p->ws))
+        ec = co_await ws_detail::open_steps(*plain, results, deadline, *u, target, options.headers,
+                                            answer);
+    else
+        ec = co_await ws_detail::open_steps(std::get<ws_detail::tls_stream>(p->ws), results,
+                                            deadline, *u, target, options.headers, answer);
     if (ec) {
         failure f;
         if (answer.result_int() != 0 && answer.result() != http::status::switching_protocols) {

@@ -14,6 +14,8 @@
  * around the mark. A mark set through `POST /__mock/mark` is pinned (no longer walks), so tests
  * that move a price see exactly the price they set.
  */
+#include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -42,6 +44,12 @@ struct mock_options {
     /// API wallet, as if each had approved it upstream (CONTRACT §10; the embedded gateway sets
     /// its read signer here). `start` throws `std::invalid_argument` for a malformed address.
     std::optional<std::string> approve_signer_for_all = std::nullopt;
+    /// alpha: the least time between two `l2Book` pushes of one book on WebSocket (the
+    /// upstream's 0.5 s); tests and benchmarks may lower it. Zero: every change at once.
+    std::chrono::milliseconds ws_book_interval{500};
+    /// beta: levels per side the `@depth` diff stream follows (and so the deepest REST
+    /// `/fapi/v3/depth` snapshot a local book may be synced from without truncating it).
+    std::size_t ws_depth_levels = 100;
 };
 
 /**
@@ -75,7 +83,8 @@ public:
     std::uint16_t port() const;
     /// e.g. "http://127.0.0.1:PORT" (an unspecified bind address is shown as loopback).
     std::string base_url() const;
-    /// e.g. "ws://127.0.0.1:PORT/ws" (WebSocket arrives in a later issue; just the address).
+    /// e.g. "ws://127.0.0.1:PORT/ws": alpha's WebSocket endpoint (beta serves `/ws/<stream>`
+    /// and `/stream?streams=` on the same port; gamma has none).
     std::string ws_url() const;
     upstream kind() const;
 

@@ -1,0 +1,266 @@
+#include "streams/hub.hpp"
+
+#include <gateway/types/account.hpp>
+#include <gateway/types/market.hpp>
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/json/value_from.hpp>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace gateway::server {
+
+namespace {
+using clock_type = std::chrono::steady_clock;
+using frame_ptr = std::shared_ptr<std::string const>;
+
+bool is_snapshot(stream::channel c) {
+    return c == stream::channel::prices || c == stream::channel::orderbook ||
+           c == stream::channel::orders;
+}
+
+boost::json::value payload_json(stream_payload const& p, stream::subscription const& s) {
+    return std::visit(
+        [&](auto const& value) -> boost::json::value {
+            using T = std::decay_t<decltype(value)>;
+            if constexpr (std::is_same_v<T, orderbook>) {
+                if (value.bids.size() <= s.depth && value.asks.size() <= s.depth)
+                    return boost::json::value_from(value);
+                orderbook cut = value; // the subscription's depth, whatever the source sent
+                if (cut.bids.size() > s.depth)
+                    cut.bids.resize(s.depth);
+                if (cut.asks.size() > s.depth)
+                    cut.asks.resize(s.depth);
+                return boost::json::value_from(cut);
+            } else {
+                return boost::json::value_from(value);
+            }
+        },
+        p);
+}
+} // namespace
+
+struct stream_hub::topic : std::enable_shared_from_this<topic> {
+    topic(stream_hub& h, std::string k, stream::subscription s, boost::asio::any_io_executor ex,
+          std::chrono::milliseconds interval)
+        : hub(&h)
+        , hub_alive(h.alive_)
+        , key(std::move(k))
+        , sub(std::move(s))
+        , book_interval(interval)
+        , timer(boost::asio::make_strand(ex)) {}
+
+    stream_hub* hub;
+    std::weak_ptr<bool> hub_alive;
+    std::string const key;
+    stream::subscription const sub;
+    std::chrono::milliseconds const book_interval;
+
+    std::mutex m; // guards everything below
+    std::vector<std::pair<std::uint64_t, std::weak_ptr<net::ws_session>>> members;
+    std::uint64_t next_member = 0;
+    std::shared_ptr<void> upstream;
+    frame_ptr snapshot;    ///< the last frame of a snapshot channel
+    frame_ptr last_status; ///< the last status frame while not restored
+    std::optional<boost::json::value> pending_book;
+    std::uint64_t seq = 0;
+    clock_type::time_point last_book{};
+    bool timer_armed = false;
+    boost::asio::steady_timer timer;
+
+    void broadcast(frame_ptr const& frame) {
+        std::vector<std::shared_ptr<net::ws_session>> to;
+        {
+            std::lock_guard lock(m);
+            to.reserve(members.size());
+            for (auto const& [id, w] : members)
+                if (auto s = w.lock())
+                    to.push_back(std::move(s));
+        }
+        for (auto const& s : to)
+            s->send(frame);
+    }
+
+    /// The pending book as the next frame; under the lock.
+    frame_ptr take_book(clock_type::time_point now) {
+        auto frame =
+            std::make_shared<std::string const>(stream::data_frame(sub, *pending_book, ++seq));
+        pending_book.reset();
+        last_book = now;
+        snapshot = frame;
+        return frame;
+    }
+
+    void arm_timer(clock_type::time_point at) {
+        timer_armed = true;
+        timer.expires_at(at);
+        timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+            frame_ptr frame;
+            {
+                std::lock_guard lock(self->m);
+                self->timer_armed = false;
+                if (ec || !self->pending_book)
+                    return;
+                frame = self->take_book(clock_type::now());
+            }
+            self->broadcast(frame);
+        });
+    }
+
+    void on_update(stream_update u) {
+        if (u.what == stream_update::kind::status) {
+            auto frame =
+                std::make_shared<std::string const>(stream::status_frame(sub, u.status, u.message));
+            {
+                std::lock_guard lock(m);
+                last_status = u.status == stream::stream_status::restored ? nullptr : frame;
+            }
+            broadcast(frame);
+            return;
+        }
+        auto value = payload_json(u.data, sub);
+        if (sub.channel == stream::channel::orderbook) {
+            frame_ptr frame;
+            {
+                std::lock_guard lock(m);
+                pending_book = std::move(value);
+                auto const now = clock_type::now();
+                if (timer_armed)
+                    return; // the timer sends the latest book
+                if (now - last_book >= book_interval)
+                    frame = take_book(now);
+                else
+                    arm_timer(last_book + book_interval);
+            }
+            if (frame)
+                broadcast(frame);
+            return;
+        }
+        auto frame = std::make_shared<std::string const>(stream::data_frame(sub, value));
+        if (is_snapshot(sub.channel)) {
+            std::lock_guard lock(m);
+            snapshot = frame;
+        }
+        broadcast(frame);
+    }
+};
+
+stream_hub::stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval)
+    : ex_(std::move(ex))
+    , book_interval_(book_interval)
+    , alive_(std::make_shared<bool>(true)) {}
+
+stream_hub::~stream_hub() {
+    std::unordered_map<std::string, std::shared_ptr<topic>> topics;
+    {
+        std::lock_guard lock(m_);
+        topics.swap(topics_);
+    }
+    for (auto& [key, t] : topics) {
+        std::lock_guard lock(t->m);
+        t->upstream.reset();
+        t->timer.cancel();
+    }
+}
+
+std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
+                                       stream::subscription const& s,
+                                       std::shared_ptr<net::ws_session> const& client) {
+    std::string key = (testnet ? "test|" : "live|") + s.key();
+    std::shared_ptr<topic> t;
+    bool fresh = false;
+    {
+        std::lock_guard lock(m_);
+        auto& slot = topics_[key];
+        if (!slot) {
+            slot = std::make_shared<topic>(*this, key, s, ex_, book_interval_);
+            fresh = true;
+        }
+        t = slot;
+    }
+    std::uint64_t id = 0;
+    frame_ptr snapshot;
+    frame_ptr status;
+    {
+        std::lock_guard lock(t->m);
+        id = t->next_member++;
+        t->members.emplace_back(id, client);
+        snapshot = t->snapshot;
+        status = t->last_status;
+    }
+    if (snapshot)
+        client->send(snapshot);
+    if (status)
+        client->send(status);
+    if (fresh) {
+        auto handle = source.open(s, [weak = std::weak_ptr<topic>(t)](stream_update u) {
+            if (auto live = weak.lock())
+                live->on_update(std::move(u));
+        });
+        std::lock_guard lock(t->m);
+        t->upstream = std::move(handle);
+    }
+    // The token: leaving removes the member; the last member releases the topic.
+    struct membership {
+        membership(std::shared_ptr<topic> tp, std::uint64_t i)
+            : t(std::move(tp))
+            , id(i) {}
+        membership(membership const&) = delete;
+        membership& operator=(membership const&) = delete;
+        std::shared_ptr<topic> t;
+        std::uint64_t id;
+        ~membership() {
+            bool empty = false;
+            {
+                std::lock_guard lock(t->m);
+                std::erase_if(t->members, [&](auto const& m) { return m.first == id; });
+                empty = t->members.empty();
+            }
+            if (empty && !t->hub_alive.expired())
+                t->hub->release(t->key, t.get());
+        }
+    };
+    return std::make_shared<membership>(std::move(t), id);
+}
+
+void stream_hub::release(std::string const& key, topic const* which) {
+    std::shared_ptr<topic> t;
+    {
+        std::lock_guard lock(m_);
+        auto it = topics_.find(key);
+        if (it == topics_.end() || it->second.get() != which)
+            return;
+        {
+            std::lock_guard tlock(it->second->m);
+            if (!it->second->members.empty())
+                return; // someone joined in between
+        }
+        t = std::move(it->second);
+        topics_.erase(it);
+    }
+    std::shared_ptr<void> upstream;
+    {
+        std::lock_guard lock(t->m);
+        upstream = std::move(t->upstream);
+        t->timer.cancel();
+    }
+    // Released on the hub's executor, never inside a provider's callback or a client's strand.
+    boost::asio::post(ex_, [upstream = std::move(upstream)]() mutable { upstream.reset(); });
+}
+
+hub_stats stream_hub::stats() const {
+    hub_stats out;
+    std::lock_guard lock(m_);
+    out.topics = topics_.size();
+    for (auto const& [key, t] : topics_) {
+        std::lock_guard tlock(t->m);
+        out.members += t->members.size();
+    }
+    return out;
+}
+
+} // namespace gateway::server

@@ -1,0 +1,67 @@
+#pragma once
+/**
+ * @file hub.hpp
+ * The fan-out between the providers' upstream subscriptions and the WebSocket clients
+ * (CONTRACT §8: one upstream subscription per (provider, network, channel, key), shared by
+ * every client).
+ *
+ * A topic is one (network, subscription). The first client to join opens it upstream
+ * (`perps_streams::open`); the last to leave releases it. Each update is serialised into a
+ * frame once and the same bytes are queued on every member's connection. Snapshot channels
+ * (`prices`, `orderbook`, `orders`) keep their last frame, so a late joiner gets the current
+ * state at once instead of waiting for the next change. Books go out at most once per
+ * `book_interval` (the latest book wins; nothing older is ever sent after a newer one), each
+ * with the topic's `seq`, which grows by one per frame.
+ */
+#include "providers/provider.hpp"
+
+#include <gateway/net/websocket.hpp>
+#include <gateway/stream/protocol.hpp>
+
+#include <boost/asio/any_io_executor.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+namespace gateway::server {
+
+struct hub_stats {
+    std::size_t topics = 0;  ///< upstream subscriptions open
+    std::size_t members = 0; ///< client subscriptions
+};
+
+class stream_hub {
+public:
+    stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval);
+    ~stream_hub();
+    stream_hub(stream_hub const&) = delete;
+    stream_hub& operator=(stream_hub const&) = delete;
+
+    /**
+     * Adds `client` to the topic (testnet, s), opening it on `source` when it is new; the
+     * client stays a member until the returned token is destroyed. The topic's last snapshot,
+     * if any, is queued on `client` at once.
+     */
+    std::shared_ptr<void> join(perps_streams& source, bool testnet, stream::subscription const& s,
+                               std::shared_ptr<net::ws_session> const& client);
+
+    hub_stats stats() const;
+
+    struct topic;
+
+private:
+    friend struct topic;
+    void release(std::string const& key, topic const* t);
+
+    boost::asio::any_io_executor ex_;
+    std::chrono::milliseconds book_interval_;
+    mutable std::mutex m_;
+    std::unordered_map<std::string, std::shared_ptr<topic>> topics_;
+    std::shared_ptr<bool> alive_;
+};
+
+} // namespace gateway::server

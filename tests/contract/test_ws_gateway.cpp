@@ -1,0 +1,433 @@
+// /ws/v1/perps through the gateway's own WebSocket stack (key gate, session protocol, hub) over a
+// scripted provider source, so every rule of CONTRACT §8 is driven exactly: handshake refusals,
+// error frames, limits, one upstream subscription shared and released, book throttling and
+// sequence, late joiners, slow consumers.
+#include "auth/accounts.hpp"
+#include "auth/api_key_gate.hpp"
+#include "http/session.hpp"
+#include "providers/provider.hpp"
+#include "rate_limit.hpp"
+#include "streams/hub.hpp"
+#include "streams/ws_endpoint.hpp"
+#include "support/eventually.hpp"
+#include "support/test_clock.hpp"
+#include "support/ws_client.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <boost/json/serialize.hpp>
+
+#include <filesystem>
+#include <map>
+#include <unistd.h>
+
+namespace {
+using namespace gateway;
+using namespace gateway::server;
+using gateway::test::ws_test_client;
+namespace json = boost::json;
+
+/// A provider's streams as the test scripts them.
+class scripted_source final : public perps_streams {
+public:
+    async_result<bool> check(call_context const&, stream::subscription const& s) override {
+        if (s.symbol == "NOPE")
+            co_return make_error(errc::market_not_found, "Market 'NOPE' not found.");
+        co_return true;
+    }
+
+    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink) override {
+        std::lock_guard lock(m);
+        ++opens;
+        auto const key = s.key();
+        sinks[key] = std::move(sink);
+        return std::shared_ptr<void>(nullptr, [this, key](void*) {
+            std::lock_guard lock(m);
+            ++releases;
+            sinks.erase(key);
+        });
+    }
+
+    /// Delivers `u` to the open subscription `s`; false when it is not open.
+    bool push(stream::subscription const& s, stream_update u) {
+        stream_sink sink;
+        {
+            std::lock_guard lock(m);
+            auto it = sinks.find(s.key());
+            if (it == sinks.end())
+                return false;
+            sink = it->second;
+        }
+        sink(std::move(u));
+        return true;
+    }
+
+    bool is_open(stream::subscription const& s) {
+        std::lock_guard lock(m);
+        return sinks.contains(s.key());
+    }
+
+    std::mutex m;
+    std::map<std::string, stream_sink> sinks;
+    int opens = 0;
+    int releases = 0;
+};
+
+struct ws_stack {
+    explicit ws_stack(std::size_t max_queued = 1000, double key_rate = 20) {
+        static std::atomic<int> counter{0};
+        dir = std::filesystem::temp_directory_path() /
+              ("gateway-ws-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+        std::filesystem::create_directories(dir);
+        auth::account_options ao;
+        ao.scrypt_n = 1024;
+        ao.now_ms = [this] {
+            return clock.now_ms();
+        };
+        accounts = auth::open_account_service(dir, ao);
+        gate = std::make_unique<api_key_gate>(*accounts, limiter, clock,
+                                              gate_options{key_rate, 2 * key_rate});
+        auto module = std::make_shared<provider_module>();
+        module->info.id = "alpha";
+        module->info.verticals = {vertical::perps};
+        module->info.testnet = true;
+        module->live.streams = source;
+        module->testnet.streams = source;
+        providers.add(module);
+        auto gamma = std::make_shared<provider_module>();
+        gamma->info.id = "gamma";
+        gamma->info.verticals = {vertical::predictions};
+        providers.add(gamma);
+        hub = std::make_unique<stream_hub>(ioc.get_executor(), std::chrono::milliseconds(100));
+        ws_endpoint_options wo;
+        wo.session.max_queued = max_queued;
+        endpoint = std::make_unique<ws_endpoint>(providers, *gate, *hub, wo);
+        server = std::make_shared<net::http_server>(
+            ioc, net::server_options{},
+            [](net::request&,
+               net::tcp::endpoint const&) -> boost::asio::awaitable<std::optional<net::response>> {
+                co_return net::response{boost::beast::http::status::not_found, 11};
+            },
+            &session_layer::render_failure);
+        server->on_upgrade(
+            [this](net::request& req, net::tcp::endpoint const& remote, net::ws_upgrade& up) {
+                return endpoint->upgrade(req, remote, up);
+            });
+        port = server->listen({boost::asio::ip::make_address("127.0.0.1"), 0}).port();
+        server->start();
+        for (int i = 0; i < 2; ++i)
+            threads.emplace_back([this] { ioc.run(); });
+        auto acct = accounts->sign_up("ws@example.com", "correct horse battery").value();
+        account = acct.id;
+    }
+
+    ~ws_stack() {
+        server->stop();
+        work.reset();
+        for (auto& t : threads)
+            t.join();
+        std::error_code ec;
+        std::filesystem::remove_all(dir, ec);
+    }
+
+    std::string key(auth::key_env env = auth::key_env::live,
+                    std::optional<std::chrono::seconds> expires = std::nullopt) {
+        auth::new_key_params p;
+        p.name = "ws";
+        p.env = env;
+        p.expires_in = expires;
+        return accounts->create_key(account, p).value().key;
+    }
+
+    std::string url(bool testnet = false) const {
+        return "ws://127.0.0.1:" + std::to_string(port) +
+               (testnet ? "/ws/v1/testnet/perps" : "/ws/v1/perps");
+    }
+
+    net::ws_connect_options with_key(std::string const& k) const {
+        net::ws_connect_options o;
+        o.headers = {{"X-API-Key", k}};
+        return o;
+    }
+
+    std::filesystem::path dir;
+    test::test_clock clock;
+    std::unique_ptr<auth::account_service> accounts;
+    memory_rate_limiter limiter;
+    std::unique_ptr<api_key_gate> gate;
+    std::shared_ptr<scripted_source> source = std::make_shared<scripted_source>();
+    registry providers;
+    boost::asio::io_context ioc{2};
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{
+        ioc.get_executor()};
+    std::unique_ptr<stream_hub> hub;
+    std::unique_ptr<ws_endpoint> endpoint;
+    std::shared_ptr<net::http_server> server;
+    std::vector<std::thread> threads;
+    std::uint16_t port = 0;
+    std::int64_t account = 0;
+};
+
+stream::subscription book_sub(std::string symbol = "BTC", unsigned depth = 20) {
+    stream::subscription s;
+    s.channel = stream::channel::orderbook;
+    s.provider = "alpha";
+    s.symbol = std::move(symbol);
+    s.depth = depth;
+    return s;
+}
+
+std::string subscribe_text(stream::subscription const& s, int id) {
+    return stream::subscribe_frame(stream::client_frame::op_kind::subscribe, s, id);
+}
+
+orderbook book_at(std::string const& bid) {
+    orderbook b;
+    b.symbol = "BTC";
+    b.bids.push_back({decimal::parse(bid).value(), decimal::parse("1").value()});
+    b.asks.push_back({decimal::parse("70000").value(), decimal::parse("2").value()});
+    b.timestamp = 1;
+    return b;
+}
+
+stream_update update_of(stream_payload p) {
+    stream_update u;
+    u.data = std::move(p);
+    return u;
+}
+
+std::string error_code_of(json::value const& frame) {
+    return std::string(frame.at("error").at("code").as_string());
+}
+
+/// Subscribes and waits for the ack.
+void subscribe(ws_test_client& c, stream::subscription const& s, int id) {
+    c.send(subscribe_text(s, id));
+    auto ack = c.wait_type("subscribed");
+    REQUIRE(ack);
+    REQUIRE(ack->at("id").as_int64() == id);
+}
+
+} // namespace
+
+TEST_CASE("ws handshake: refused with the REST key rules, never upgraded", "[contract][ws]") {
+    ws_stack stack;
+    auto refused = [&](std::string const& url, net::ws_connect_options o) {
+        ws_test_client c(url, std::move(o));
+        REQUIRE_FALSE(c.connected());
+        REQUIRE(c.error());
+        return *c.error();
+    };
+    SECTION("missing key") {
+        auto e = refused(stack.url(), {});
+        CHECK(e.status == 401);
+        auto body = json::parse(e.body);
+        CHECK(body.at("error").at("code") == "INVALID_API_KEY");
+        CHECK(body.at("error").at("message") == "Missing X-API-Key header");
+    }
+    SECTION("invalid key, by header and by query") {
+        auto e = refused(stack.url(), stack.with_key("svc_live_nope"));
+        CHECK(e.status == 401);
+        CHECK(json::parse(e.body).at("error").at("message") == "Invalid API key");
+        auto q = refused(stack.url() + "?apiKey=svc_live_nope", {});
+        CHECK(q.status == 401);
+        CHECK(json::parse(q.body).at("error").at("message") == "Invalid API key");
+    }
+    SECTION("expired key") {
+        auto const k = stack.key(auth::key_env::live, std::chrono::seconds(60));
+        stack.clock.advance(std::chrono::minutes(2));
+        auto e = refused(stack.url(), stack.with_key(k));
+        CHECK(e.status == 401);
+        CHECK(json::parse(e.body).at("error").at("message") == "API key has expired");
+    }
+    SECTION("test key outside the testnet path, accepted on it") {
+        auto const k = stack.key(auth::key_env::test);
+        auto e = refused(stack.url(), stack.with_key(k));
+        CHECK(e.status == 403);
+        CHECK(json::parse(e.body).at("error").at("code") == "TESTNET_KEY_ONLY");
+        ws_test_client ok(stack.url(true), stack.with_key(k));
+        CHECK(ok.connected());
+    }
+    SECTION("a live key by query parameter") {
+        ws_test_client ok(stack.url() + "?apiKey=" + stack.key(), {});
+        CHECK(ok.connected());
+    }
+    SECTION("another path") {
+        auto e = refused("ws://127.0.0.1:" + std::to_string(stack.port) + "/ws/v2/perps",
+                         stack.with_key(stack.key()));
+        CHECK(e.status == 404);
+    }
+}
+
+TEST_CASE("ws protocol: pong, acks and error frames with the contract's codes", "[contract][ws]") {
+    ws_stack stack;
+    ws_test_client c(stack.url(), stack.with_key(stack.key()));
+    REQUIRE(c.connected());
+
+    c.send(R"({"id":"p1","op":"ping"})");
+    auto pong = c.wait_type("pong");
+    REQUIRE(pong);
+    CHECK(pong->at("id") == "p1");
+
+    auto error_for = [&](std::string const& frame) {
+        c.send(frame);
+        auto e = c.wait_type("error");
+        REQUIRE(e);
+        return *e;
+    };
+    auto e = error_for("not json");
+    CHECK(error_code_of(e) == "INVALID_JSON");
+    CHECK(e.at("id").is_null());
+    e = error_for(R"({"id":7,"op":"subscribe","channel":"weather","provider":"alpha"})");
+    CHECK(error_code_of(e) == "VALIDATION_ERROR");
+    CHECK(e.at("id") == 7);
+    CHECK(e.at("error").at("details").at("field") == "channel");
+    e = error_for(
+        R"({"id":8,"op":"subscribe","channel":"trades","provider":"zeta","symbol":"BTC"})");
+    CHECK(error_code_of(e) == "PROVIDER_NOT_FOUND");
+    e = error_for(
+        R"({"id":9,"op":"subscribe","channel":"trades","provider":"gamma","symbol":"X"})");
+    CHECK(error_code_of(e) == "PROVIDER_NOT_FOUND");
+    e = error_for(
+        R"({"id":10,"op":"subscribe","channel":"trades","provider":"alpha","symbol":"NOPE"})");
+    CHECK(error_code_of(e) == "MARKET_NOT_FOUND");
+    CHECK(e.at("id") == 10);
+    e = error_for(
+        R"({"id":11,"op":"subscribe","channel":"orders","provider":"alpha","address":"0x12"})");
+    CHECK(error_code_of(e) == "VALIDATION_ERROR");
+    e = error_for(
+        R"({"id":12,"op":"subscribe","channel":"orderbook","provider":"alpha","symbol":"BTC","depth":0})");
+    CHECK(e.at("error").at("details").at("field") == "depth");
+    e = error_for(
+        R"({"id":13,"op":"subscribe","channel":"candles","provider":"alpha","symbol":"BTC","interval":"2m"})");
+    CHECK(e.at("error").at("details").at("field") == "interval");
+    e = error_for(R"({"id":14,"op":"dance"})");
+    CHECK(e.at("error").at("details").at("field") == "op");
+
+    auto const s = book_sub();
+    subscribe(c, s, 20);
+    e = error_for(subscribe_text(s, 21));
+    CHECK(error_code_of(e) == "VALIDATION_ERROR");
+    CHECK(std::string(e.at("error").at("message").as_string()).find("Already subscribed") == 0);
+    c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 22));
+    auto un = c.wait_type("unsubscribed");
+    REQUIRE(un);
+    CHECK(un->at("subscription").at("channel") == "orderbook");
+    CHECK(un->at("subscription").at("depth") == 20);
+    e = error_for(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 23));
+    CHECK(std::string(e.at("error").at("message").as_string()).find("Not subscribed") == 0);
+}
+
+TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, late joiners "
+          "served, released when the last client leaves",
+          "[contract][ws]") {
+    ws_stack stack;
+    auto const key = stack.key();
+    auto const s = book_sub();
+    auto a = std::make_unique<ws_test_client>(stack.url(), stack.with_key(key));
+    auto b = std::make_unique<ws_test_client>(stack.url(), stack.with_key(key));
+    subscribe(*a, s, 1);
+    subscribe(*b, s, 1);
+    CHECK(stack.source->opens == 1);
+
+    // A burst of 50 books: throttled to at most one per 100 ms, the last one always delivered.
+    for (int i = 0; i < 50; ++i)
+        REQUIRE(stack.source->push(s, update_of(book_at(std::to_string(60000 + i)))));
+    auto is_last = [](json::value const& v) {
+        return v.at("type") == "orderbook" && v.at("data").at("bids").at(0).at("price") == "60049";
+    };
+    REQUIRE(a->wait_for(is_last));
+    REQUIRE(b->wait_for(is_last));
+    std::vector<std::int64_t> seqs;
+    for (auto const& f : a->seen())
+        if (f.at("type") == "orderbook")
+            seqs.push_back(f.at("seq").as_int64());
+    CHECK(seqs.size() < 10);
+    for (std::size_t i = 1; i < seqs.size(); ++i)
+        CHECK(seqs[i] == seqs[i - 1] + 1);
+
+    // A late joiner gets the current book at once, with the current seq.
+    ws_test_client late(stack.url(), stack.with_key(key));
+    subscribe(late, s, 5);
+    auto snap = late.wait_type("orderbook");
+    REQUIRE(snap);
+    CHECK(snap->at("data").at("bids").at(0).at("price") == "60049");
+    CHECK(snap->at("seq").as_int64() == seqs.back());
+    CHECK(stack.source->opens == 1);
+
+    // Status frames reach every member.
+    stream_update st;
+    st.what = stream_update::kind::status;
+    st.status = stream::stream_status::stale;
+    st.message = "no book update for 5 s";
+    REQUIRE(stack.source->push(s, st));
+    auto stale = late.wait_type("status");
+    REQUIRE(stale);
+    CHECK(stale->at("status") == "stale");
+    CHECK(stale->at("subscription").at("symbol") == "BTC");
+
+    a.reset();
+    b.reset();
+    CHECK(stack.source->releases == 0);
+    late.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 6));
+    REQUIRE(late.wait_type("unsubscribed"));
+    CHECK(test::eventually([&] { return stack.source->releases == 1; }));
+    CHECK_FALSE(stack.source->is_open(s));
+    CHECK(stack.hub->stats().topics == 0);
+}
+
+TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow consumers",
+          "[contract][ws]") {
+    SECTION("the 101st subscription is refused") {
+        ws_stack stack(1000, 1000);
+        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        for (int i = 0; i < 100; ++i)
+            c.send(subscribe_text(book_sub("S" + std::to_string(i)), i));
+        for (int i = 0; i < 100; ++i)
+            REQUIRE(c.wait_type("subscribed"));
+        c.send(subscribe_text(book_sub("S100"), 100));
+        auto e = c.wait_type("error");
+        REQUIRE(e);
+        CHECK(e->at("id") == 100);
+        CHECK(std::string(e->at("error").at("message").as_string()) ==
+              "At most 100 subscriptions per connection.");
+    }
+    SECTION("subscribe frames draw from the key's rate limit") {
+        ws_stack stack(1000, 2); // 2/s, burst 4; the handshake took one token
+        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        for (int i = 0; i < 6; ++i)
+            c.send(subscribe_text(book_sub("R" + std::to_string(i)), i));
+        auto e = c.wait_type("error");
+        REQUIRE(e);
+        CHECK(error_code_of(*e) == "RATE_LIMITED");
+    }
+    SECTION("a frame over 64 KiB closes with 1009") {
+        ws_stack stack;
+        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        c.send(std::string(70 * 1024, 'x'));
+        auto end = c.wait_end();
+        REQUIRE(end);
+        INFO(end->reason);
+        CHECK(end->code == 1009);
+    }
+    SECTION("a client too far behind is closed with 1013") {
+        ws_stack stack(50);
+        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        stream::subscription t;
+        t.channel = stream::channel::trades;
+        t.provider = "alpha";
+        t.symbol = "BTC";
+        subscribe(c, t, 1);
+        c.hold(); // stops reading at the next frame
+        trade tr;
+        tr.id = std::string(8000, '7');
+        tr.price = decimal::parse("1").value();
+        tr.size = decimal::parse("1").value();
+        for (int i = 0; i < 2000 && stack.source->push(t, update_of(std::vector<trade>{tr})); ++i) {
+        }
+        c.release();
+        auto end = c.wait_end();
+        REQUIRE(end);
+        CHECK(end->code == 1013);
+    }
+}
