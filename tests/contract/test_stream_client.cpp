@@ -119,7 +119,7 @@ bool has_order(std::vector<open_order> const& list, std::string const& id) {
 
 } // namespace
 
-TEST_CASE("stream client: every channel on alpha and beta through one connection; REST orders "
+TEST_CASE("stream client: every channel on alpha and beta through one connection: REST orders "
           "show on orders and fills, a mark move on prices",
           "[contract][stream]") {
     streams_env env;
@@ -336,7 +336,7 @@ TEST_CASE("stream client: each refused handshake is an api_error, final, never r
 }
 
 TEST_CASE("stream client: its connection dropped (gatewayd restarted) it reconnects, resubscribes "
-          "and streams again; a key revoked meanwhile ends it",
+          "and streams again, and a key revoked meanwhile ends it",
           "[contract][stream]") {
     streams_env env;
     stream_recorder rec;

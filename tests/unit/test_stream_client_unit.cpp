@@ -284,7 +284,7 @@ TEST_CASE("stream client: each channel's frame reaches its typed handler", "[uni
     });
 }
 
-TEST_CASE("stream client: a skipped orderbook seq raises gap; status frames pass through",
+TEST_CASE("stream client: a skipped orderbook seq raises gap, status frames pass through",
           "[unit][stream]") {
     scripted_gateway gw;
     test::stream_recorder rec;
