@@ -4,6 +4,7 @@
 
 #include "config.hpp"
 #include "providers/alpha/alpha_network.hpp"
+#include "providers/alpha/alpha_streams.hpp"
 
 #include <gateway/providers/alpha/weights.hpp>
 
@@ -48,8 +49,18 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
     return std::make_shared<network>(deps.executor, deps.http, deps.clock, std::move(o));
 }
 
-network_capabilities capabilities_of(std::shared_ptr<network> const& n) {
-    return {make_perps_reads(n), make_spot_reads(n), make_rwas_reads(n), make_signed_trading(n)};
+network_capabilities capabilities_of(provider_deps const& deps, std::shared_ptr<network> const& n,
+                                     bool testnet) {
+    network_capabilities c{make_perps_reads(n), make_spot_reads(n), make_rwas_reads(n),
+                           make_signed_trading(n)};
+    auto const& up = deps.config.providers.at("alpha");
+    stream_options so;
+    so.name = testnet ? "alpha testnet" : "alpha";
+    so.ws_url = streams::ws_url_of(testnet ? up.testnet_ws_url : up.ws_url,
+                                   testnet ? up.testnet_base_url : up.base_url, "/ws");
+    so.stale_after = streams::stale_after_of(deps.config);
+    c.streams = make_perps_streams(deps.executor, n, c.perps, std::move(so));
+    return c;
 }
 
 } // namespace
@@ -60,8 +71,8 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     p->endpoints = deps.config.providers.at("alpha");
     auto live = make_network(deps, false);
     auto testnet = make_network(deps, true);
-    p->live = capabilities_of(live);
-    p->testnet = capabilities_of(testnet);
+    p->live = capabilities_of(deps, live, false);
+    p->testnet = capabilities_of(deps, testnet, true);
     auto base = net::url::parse(p->endpoints.base_url);
     if (!base)
         throw std::runtime_error("upstream address of alpha is not a URL: " +

@@ -5,6 +5,7 @@
 
 #include "config.hpp"
 #include "providers/beta/beta_network.hpp"
+#include "providers/beta/beta_streams.hpp"
 #include "providers/beta/read_signer.hpp"
 
 #include <gateway/providers/beta/requests.hpp>
@@ -67,12 +68,21 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet,
                                      read_signer);
 }
 
-network_capabilities capabilities_of(std::shared_ptr<network> const& n) {
+network_capabilities capabilities_of(provider_deps const& deps, std::shared_ptr<network> const& n,
+                                     bool testnet, sign::private_key const& read_signer) {
     network_capabilities c;
     c.perps = make_perps_reads(n);
     c.spot = make_spot_reads(n);
     c.rwas = make_rwas_reads(n);
     c.trading = make_signed_trading(n);
+    auto const& up = settings_of(deps.config);
+    stream_options so;
+    so.name = n->name();
+    // The embedded mocks serve `/ws/<stream>` and `/stream` on their REST port.
+    so.ws_base = streams::ws_url_of(testnet ? up.testnet_ws_url : up.ws_url,
+                                    testnet ? up.testnet_base_url : up.base_url, "");
+    so.stale_after = streams::stale_after_of(deps.config);
+    c.streams = make_perps_streams(deps.executor, n, c.perps, read_signer, std::move(so));
     return c;
 }
 
@@ -88,8 +98,8 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     auto const key = load_read_signer(deps.config.data_dir, read_signer_key_file(deps.config));
     auto live = make_network(deps, false, key);
     auto testnet = make_network(deps, true, key);
-    p->live = capabilities_of(live);
-    p->testnet = capabilities_of(testnet);
+    p->live = capabilities_of(deps, live, false, key);
+    p->testnet = capabilities_of(deps, testnet, true, key);
     p->probe = {"beta", *base, boost::beast::http::verb::get,
                 std::string(wire::beta::futures_prefix) + "ping", "",
                 "GET /fapi/v3/ping (futures REST connectivity, weight 1)",
