@@ -211,7 +211,11 @@ TEST_CASE("stream client: every channel on alpha and beta through one connection
             deadline));
 
         // A market order fills: its fill on `fills` (as REST lists it), a trade, a candle.
-        auto const taken = env.place(provider, order("BTC", side::buy, order_type::market, "0.01"));
+        // alpha's market orders carry their worst acceptable price (mark 66100 + 5%).
+        auto market = order("BTC", side::buy, order_type::market, "0.01");
+        if (provider == "alpha")
+            market.price = d("69400");
+        auto const taken = env.place(provider, market);
         REQUIRE(taken);
         REQUIRE(rec.wait_for(
             [&](auto const& r) {
