@@ -213,10 +213,12 @@ int run(int argc, char** argv) {
         return 2;
     }
 
-    // Two descriptors per client (both ends live here), plus the gateway's reserve.
+    // Two descriptors per client (both ends live here), plus the mocks', the gateway's and the
+    // driver's few; the gateway caps its connections at 3/4 of the limit, which 2 per client
+    // stays under.
     rlimit rl{};
     ::getrlimit(RLIMIT_NOFILE, &rl);
-    rlim_t const need = static_cast<rlim_t>(clients) * 3 + 4096;
+    rlim_t const need = static_cast<rlim_t>(clients) * 2 + 512;
     if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
         rlimit raised{need, need};
         ::setrlimit(RLIMIT_NOFILE, &raised); // root only; else the check below says so
