@@ -12,8 +12,10 @@
 #include <gateway/client/client.hpp>
 #include <gateway/net/http_client.hpp>
 #include <gateway/net/websocket.hpp>
+#include <gateway/stream/client.hpp>
 
 #include <gateway/client/impl/client.hpp>
 #include <gateway/net/impl/http_client.hpp>
 #include <gateway/net/impl/websocket.hpp>
+#include <gateway/stream/impl/client.hpp>
 #endif

@@ -31,6 +31,9 @@ int run(int argc, char** argv);
 namespace soak_load {
 int run(int argc, char** argv);
 }
+namespace ws_load {
+int run(int argc, char** argv);
+}
 } // namespace gateway_bench
 
 namespace {
@@ -58,6 +61,8 @@ constexpr entry benches[] = {
     {"key_check", gateway_bench::api_keys::run, "[n]: API key checks per second"},
     {"soak_load", gateway_bench::soak_load::run,
      "API_KEY BASE_URL SECONDS: the soak's steady mixed load (scripts/soak.sh)"},
+    {"ws_load", gateway_bench::ws_load::run,
+     "[clients] [seconds] [symbols]: /ws/v1/perps fan-out: msg/s, book lag p50/p99, RSS, CPU"},
 };
 
 } // namespace
