@@ -172,7 +172,8 @@ asio::awaitable<void> client(worker& w, shared_state& st, std::string url,
                 ++w.other;
         }
     };
-    auto const end = co_await session->run(on_message);
+    auto served = session->run(on_message);
+    auto const end = co_await std::move(served);
     if (end.by_peer) {
         ++st.closed;
         if (end.code == net::ws_code::try_again_later)

@@ -56,11 +56,13 @@ public:
         boost::asio::co_spawn(
             c->ioc_,
             [c = c.get(), s = c->session_]() -> boost::asio::awaitable<void> {
-                auto end = co_await s->run([c](std::string_view text) {
+                net::ws_session::message_handler on_message = [c](std::string_view text) {
                     std::lock_guard lock(c->m_);
                     c->frames_.emplace_back(text);
                     c->cv_.notify_all();
-                });
+                };
+                auto served = s->run(std::move(on_message));
+                auto end = co_await std::move(served);
                 std::lock_guard lock(c->m_);
                 c->end_ = end;
                 c->ended_ = true;

@@ -42,7 +42,11 @@ public:
         boost::asio::co_spawn(
             session_->get_executor(),
             [this, s = session_]() -> boost::asio::awaitable<void> {
-                auto end = co_await s->run([this](std::string_view text) { on_frame(text); });
+                net::ws_session::message_handler on_message = [this](std::string_view text) {
+                    on_frame(text);
+                };
+                auto served = s->run(std::move(on_message));
+                auto end = co_await std::move(served);
                 std::lock_guard lock(m_);
                 end_ = end;
                 cv_.notify_all();

@@ -90,8 +90,9 @@ public:
     boost::asio::any_io_executor get_executor() const;
 
     /**
-     * Serves the session: reads messages and hands each to `on_message` (on the strand) while
-     * the writer drains the queue, until either side closes or the transport breaks. Call once.
+     * Serves the session: reads messages and hands each to `on_message` (on the session's
+     * strand, whatever executor awaits this) while the writer drains the queue, until either
+     * side closes or the transport breaks. Call once.
      */
     boost::asio::awaitable<ws_end> run(message_handler on_message);
 
@@ -99,6 +100,7 @@ public:
     explicit ws_session(std::unique_ptr<impl> p);
 
 private:
+    boost::asio::awaitable<ws_end> serve(message_handler on_message);
     std::unique_ptr<impl> impl_;
 };
 
@@ -147,9 +149,8 @@ struct ws_connect_options {
  * `run()`s it. The session's strand is a new strand of `ex`.
  */
 GATEWAY_IO_DECL
-    boost::asio::awaitable<boost::system::result<std::shared_ptr<ws_session>, ws_connect_error>>
-    ws_connect(boost::asio::any_io_executor ex, std::string_view url,
-               ws_connect_options options = {});
+boost::asio::awaitable<boost::system::result<std::shared_ptr<ws_session>, ws_connect_error>>
+ws_connect(boost::asio::any_io_executor ex, std::string_view url, ws_connect_options options = {});
 
 } // namespace gateway::net
 

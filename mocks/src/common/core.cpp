@@ -79,7 +79,12 @@ mock_core::upgrade(std::shared_ptr<mock_core> self, net::request& req, net::tcp:
     std::unique_ptr<ws_handler> handler = std::get<ws_accept>(route).make(conn);
     self->hub_.add(conn);
     handler->on_open();
-    co_await session->run([&handler](std::string_view text) { handler->on_message(text); });
+    // A named handler: GCC 12 mishandles temporaries inside a co_await expression.
+    net::ws_session::message_handler on_message = [&handler](std::string_view text) {
+        handler->on_message(text);
+    };
+    auto served = session->run(std::move(on_message));
+    co_await std::move(served);
     handler->on_close();
     self->hub_.remove(*conn);
     co_return std::nullopt;

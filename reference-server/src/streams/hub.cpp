@@ -18,6 +18,12 @@ namespace {
 using clock_type = std::chrono::steady_clock;
 using frame_ptr = std::shared_ptr<std::string const>;
 
+/// Channels sent at most once per interval, the latest state winning: whole books and price
+/// maps, where an intermediate state is worth nothing once a newer one exists.
+bool is_throttled(stream::channel c) {
+    return c == stream::channel::orderbook || c == stream::channel::prices;
+}
+
 bool is_snapshot(stream::channel c) {
     return c == stream::channel::prices || c == stream::channel::orderbook ||
            c == stream::channel::orders;
@@ -123,7 +129,7 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
             return;
         }
         auto value = payload_json(u.data, sub);
-        if (sub.channel == stream::channel::orderbook) {
+        if (is_throttled(sub.channel)) {
             frame_ptr frame;
             {
                 std::lock_guard lock(m);

@@ -9,9 +9,9 @@
  * (`perps_streams::open`); the last to leave releases it. Each update is serialised into a
  * frame once and the same bytes are queued on every member's connection. Snapshot channels
  * (`prices`, `orderbook`, `orders`) keep their last frame, so a late joiner gets the current
- * state at once instead of waiting for the next change. Books go out at most once per
- * `book_interval` (the latest book wins; nothing older is ever sent after a newer one), each
- * with the topic's `seq`, which grows by one per frame.
+ * state at once instead of waiting for the next change. Books and price maps go out at most
+ * once per `book_interval` (the latest wins; nothing older is ever sent after a newer one);
+ * books carry the topic's `seq`, which grows by one per frame.
  */
 #include "providers/provider.hpp"
 

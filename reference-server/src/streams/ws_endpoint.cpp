@@ -113,7 +113,8 @@ ws_endpoint::upgrade(net::request& req, net::tcp::endpoint const& remote,
     log::info("request_id=" + request_id + " ws=open path=" + std::string(path) +
               " remote=" + remote.address().to_string());
 
-    auto on_message = [this, state](std::string_view text) {
+    // A named std::function: GCC 12 mishandles temporaries inside a co_await expression.
+    net::ws_session::message_handler on_message = [this, state](std::string_view text) {
         auto& s = *state->session;
         boost::json::value id;
         auto frame = stream::parse_client_frame(text, &id);
@@ -191,7 +192,8 @@ ws_endpoint::upgrade(net::request& req, net::tcp::endpoint const& remote,
             boost::asio::detached);
     };
 
-    auto const end = co_await session->run(on_message);
+    auto served = session->run(std::move(on_message));
+    auto const end = co_await std::move(served);
     state->closed = true;
     auto const count = state->subs.size();
     state->subs.clear();

@@ -196,6 +196,14 @@ GATEWAY_IO_DECL void ws_session::close(std::uint16_t code, std::string reason) {
 }
 
 GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::run(message_handler on_message) {
+    // On the session's strand: a coroutine awaited runs on its awaiter's executor, and the
+    // reads must not race the writer.
+    auto served =
+        boost::asio::co_spawn(impl_->ex, serve(std::move(on_message)), boost::asio::use_awaitable);
+    co_return co_await std::move(served);
+}
+
+GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler on_message) {
     namespace beast = boost::beast;
     namespace websocket = beast::websocket;
     using ws_detail::use_tuple;
@@ -348,7 +356,7 @@ ws_connect(boost::asio::any_io_executor ex, std::string_view text, ws_connect_op
                                             deadline, *u, target, options.headers, answer);
     if (ec) {
         failure f;
-        if (answer.result_int() != 0 && answer.result() != http::status::switching_protocols) {
+        if (ec == websocket::error::upgrade_declined) { // the server answered, not with 101
             f.status = answer.result_int();
             f.body = answer.body();
             f.message = "handshake refused with HTTP " + std::to_string(f.status);

@@ -192,7 +192,8 @@ struct stream_client::state : std::enable_shared_from_this<state> {
             net::ws_session::message_handler const read = [this](std::string_view text) {
                 on_frame(text);
             };
-            auto const end = co_await s->run(read);
+            auto served = s->run(read);
+            auto const end = co_await std::move(served);
             session.reset();
             up = false;
             if (closing || at == phase::ended)
