@@ -668,8 +668,9 @@ void ws_feed::on_ledger(ledger_event const& e) {
     boost::asio::post(strand_, [self = shared_from_this()] { self->drain(); });
 }
 
-std::string ws_feed::order_update(std::string const& user, order_record const& o, std::string x,
-                                  fill_record const* f, std::int64_t now) const {
+std::string ws_feed::order_update(std::string const& user, order_record const& o,
+                                  std::string const& x, fill_record const* f,
+                                  std::int64_t now) const {
     (void)user;
     auto const* c = ledger_.find(o.spec.symbol);
     unsigned const ps = c ? c->px_scale : 8;

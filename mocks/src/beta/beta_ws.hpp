@@ -114,7 +114,7 @@ private:
     void publish_marks(bool all_speeds);
     void publish_tickers();
     void drain(); ///< on the strand: formats the ledger events queued
-    std::string order_update(std::string const& user, order_record const& o, std::string x,
+    std::string order_update(std::string const& user, order_record const& o, std::string const& x,
                              fill_record const* f, std::int64_t now) const;
     std::string account_update(std::string const& user, std::string const& symbol,
                                std::int64_t now) const;

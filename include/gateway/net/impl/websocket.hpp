@@ -227,10 +227,13 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                 }
                 if (!w.queue.empty()) {
                     auto frame = w.queue.front();
-                    auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws);
-                    auto [ec, n] = plain ? co_await ws_detail::write_step(*plain, frame)
-                                         : co_await ws_detail::write_step(
-                                               std::get<ws_detail::tls_stream>(w.ws), frame);
+                    std::tuple<boost::system::error_code, std::size_t> written;
+                    if (auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws))
+                        written = co_await ws_detail::write_step(*plain, frame);
+                    else
+                        written = co_await ws_detail::write_step(
+                            std::get<ws_detail::tls_stream>(w.ws), frame);
+                    auto const ec = std::get<0>(written);
                     if (!w.queue.empty() && w.queue.front() == frame) {
                         w.queue.pop_front();
                         w.queued.fetch_sub(1, std::memory_order_relaxed);
@@ -249,10 +252,12 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
     ws_end end;
     beast::flat_buffer buffer;
     for (;;) {
-        auto* plain = std::get_if<ws_detail::plain_stream>(&i.ws);
-        auto [ec, n] =
-            plain ? co_await ws_detail::read_step(*plain, buffer)
-                  : co_await ws_detail::read_step(std::get<ws_detail::tls_stream>(i.ws), buffer);
+        std::tuple<boost::system::error_code, std::size_t> got;
+        if (auto* plain = std::get_if<ws_detail::plain_stream>(&i.ws))
+            got = co_await ws_detail::read_step(*plain, buffer);
+        else
+            got = co_await ws_detail::read_step(std::get<ws_detail::tls_stream>(i.ws), buffer);
+        auto const ec = std::get<0>(got);
         if (ec) {
             auto const cr = std::visit([](auto& s) { return s.reason(); }, i.ws);
             if (ec == websocket::error::closed || cr.code != websocket::close_code::none) {
