@@ -533,6 +533,21 @@ TEST_CASE("beta depth sync: buffer, drop u < lastUpdateId, first U <= id <= u, t
         CHECK(fresh.on_event(ev(150, 199, 149)) == step::dropped);
         CHECK(fresh.on_event(ev(201, 203, 200)) == step::gap); // U > lastUpdateId: missed 201
     }
+    SECTION("a snapshot deeper than the levels the diffs follow is cut to them") {
+        // The diffs follow two levels a side: the snapshot's third bid would never be
+        // corrected, so it is not kept; a level the diffs bring in later is.
+        beta::ws::depth_sync two(2);
+        CHECK(two.on_snapshot(snap(300)) == step::applied);
+        auto cut = two.book("BTC", 20);
+        REQUIRE(cut.bids.size() == 2);
+        CHECK(cut.bids[1].price.str() == "99");
+        CHECK(cut.asks.size() == 2);
+        CHECK(two.on_event(ev(300, 301, 299, {{"100", "0"}, {"97.5", "4"}})) == step::applied);
+        cut = two.book("BTC", 20);
+        REQUIRE(cut.bids.size() == 2);
+        CHECK(cut.bids[0].price.str() == "99");
+        CHECK(cut.bids[1].price.str() == "97.5"); // not the snapshot's 98
+    }
 }
 
 TEST_CASE("beta stream frames and payloads map into the REST types", "[unit][stream]") {

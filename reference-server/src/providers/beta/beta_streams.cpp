@@ -7,6 +7,7 @@
 
 #include <gateway/providers/beta/requests.hpp>
 #include <gateway/providers/beta/signing.hpp>
+#include <gateway/providers/beta/weights.hpp>
 #include <gateway/util/ascii.hpp>
 
 #include <boost/asio/co_spawn.hpp>
@@ -273,11 +274,12 @@ depth_sync::step depth_sync::on_event(depth_event e) {
 depth_sync::step depth_sync::on_snapshot(depth_snapshot s) {
     bids_.clear();
     asks_.clear();
+    // Levels past `levels_` stay out: no diff would correct them.
     for (auto& [p, q] : s.bids)
-        if (!q.is_zero())
+        if (bids_.size() < levels_ && !q.is_zero())
             bids_.insert_or_assign(std::move(p), std::move(q));
     for (auto& [p, q] : s.asks)
-        if (!q.is_zero())
+        if (asks_.size() < levels_ && !q.is_zero())
             asks_.insert_or_assign(std::move(p), std::move(q));
     have_snapshot_ = true;
     first_ = true;
@@ -572,6 +574,7 @@ struct source_env {
     std::shared_ptr<perps_reads> reads;
     std::string name;
     std::chrono::milliseconds resync_interval{250};
+    unsigned book_levels = 100;
 };
 
 void log_drop(source_env const& env, std::string_view what, api_error const& e) {
@@ -656,7 +659,8 @@ public:
                 std::string symbol, unsigned depth)
         : universe_source(std::move(s), std::move(k), std::move(env))
         , symbol_(std::move(symbol))
-        , depth_(depth) {}
+        , depth_(depth)
+        , sync_(env_.book_levels) {}
 
 private:
     asio::awaitable<void> on_data(payload_ptr data) override {
@@ -696,7 +700,10 @@ private:
         if (now - last_fetch_ < env_.resync_interval)
             co_return; // the next event tries again
         last_fetch_ = now;
-        query_params q{{"symbol", w::perp_symbol(symbol_)}, {"limit", "1000"}};
+        query_params q{
+            {"symbol", w::perp_symbol(symbol_)},
+            {"limit", std::to_string(
+                          w::depth_limit_for(env_.book_levels).value_or(w::depth_limits.back()))}};
         std::string const path = std::string(w::futures_prefix) + "depth";
         auto f = env_.n->start_get(venue::futures, path, std::move(q), 0ms);
         auto const answer = co_await f->wait();
@@ -891,7 +898,7 @@ public:
         auto guarded = std::make_shared<streams::guarded_sink>(std::move(sink));
         auto handle = std::make_shared<streams::stream_handle>();
         handle->sink = guarded;
-        source_env env{n_, reads_, options_.name, options_.resync_interval};
+        source_env env{n_, reads_, options_.name, options_.resync_interval, options_.book_levels};
         auto const key = ws::stream_of(s);
         std::shared_ptr<streams::upstream_link> link;
         std::shared_ptr<streams::source> src;

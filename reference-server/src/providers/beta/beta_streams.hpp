@@ -26,6 +26,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +49,11 @@ struct stream_options {
     std::chrono::milliseconds listen_key_keepalive{30 * 60 * 1000};
     /// REST snapshots of one book at most this often while it cannot sync.
     std::chrono::milliseconds resync_interval{250};
+    /// Levels a side of the REST depth snapshot a local book starts from (a `depth` limit):
+    /// what the diff stream is relied on to keep current. Covers the deepest book a client may
+    /// ask for (stream::subscription::max_depth); a deeper snapshot would hold levels no diff
+    /// ever corrects (mock-beta follows 100 levels a side), and costs 20 weight instead of 5.
+    unsigned book_levels = 100;
 };
 
 /// beta's streams over network `n`, on `ex`; `reads` serves the REST seeds, `read_signer` signs
@@ -115,10 +121,14 @@ class depth_sync {
 public:
     enum class step { buffered, dropped, applied, gap };
 
+    /// A book keeping `levels` levels a side of each snapshot (the levels the diffs follow).
+    explicit depth_sync(std::size_t levels = std::numeric_limits<std::size_t>::max())
+        : levels_(levels) {}
+
     step on_event(depth_event e);
-    /// Installs a snapshot and replays the buffer: `applied` when an event applied (or none
-    /// was buffered: the snapshot itself is the book), `gap` when the buffer does not continue
-    /// it (fetch a newer one).
+    /// Installs a snapshot (cut to `levels` a side) and replays the buffer: `applied` when an event
+    /// applied (or none was buffered: the snapshot itself is the book), `gap` when the buffer does
+    /// not continue it (fetch a newer one).
     step on_snapshot(depth_snapshot s);
     /// Forgets the book (a reconnect): events buffer until the next snapshot.
     void reset();
@@ -134,6 +144,7 @@ public:
 private:
     step apply(depth_event const& e);
 
+    std::size_t levels_;
     bool have_snapshot_ = false;
     bool first_ = true; ///< the next applied event is the first after the snapshot
     std::int64_t snapshot_id_ = 0;
