@@ -144,7 +144,8 @@ public:
         auto const answer = co_await n_->market_info(body);
         if (!*answer)
             co_return answer->error();
-        co_return to_trades(**answer, static_cast<std::size_t>(*p.limit));
+        co_return to_trades(
+            **answer, static_cast<std::size_t>(p.limit.value_or(trades_params::default_limit)));
     }
 
     async_result<std::vector<candle>> candles(call_context const& ctx, std::string const& symbol,
@@ -241,8 +242,9 @@ public:
             return (p.start_time && f.timestamp < *p.start_time) ||
                    (p.end_time && f.timestamp > *p.end_time);
         });
-        if (out->size() > static_cast<std::size_t>(*p.limit))
-            out->resize(static_cast<std::size_t>(*p.limit));
+        auto const limit = static_cast<std::size_t>(p.limit.value_or(fills_params::default_limit));
+        if (out->size() > limit)
+            out->resize(limit);
         co_return out;
     }
 

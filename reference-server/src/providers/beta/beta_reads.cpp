@@ -109,13 +109,14 @@ public:
         auto m = co_await market_of(*n_, symbol);
         if (!m)
             co_return m.error();
-        query_params q{{"symbol", m->upstream}, {"limit", std::to_string(*p.limit)}};
+        auto const limit = p.limit.value_or(trades_params::default_limit);
+        query_params q{{"symbol", m->upstream}, {"limit", std::to_string(limit)}};
         auto f = n_->start_get(venue::futures, futures("trades"), std::move(q), ttl());
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
             co_return body.error();
-        co_return to_trades(**body, static_cast<std::size_t>(*p.limit));
+        co_return to_trades(**body, static_cast<std::size_t>(limit));
     }
 
     async_result<std::vector<candle>> candles(call_context const& ctx, std::string const& symbol,
@@ -212,7 +213,7 @@ public:
             co_return known.error();
         std::int64_t const end = p.end_time.value_or(ctx.now_ms);
         std::int64_t const start = p.start_time.value_or(end - user_trades_window_ms + 1);
-        auto const limit = static_cast<std::size_t>(*p.limit);
+        auto const limit = static_cast<std::size_t>(p.limit.value_or(fills_params::default_limit));
         if (start > end)
             co_return std::vector<fill>{};
 
