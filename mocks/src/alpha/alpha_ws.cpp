@@ -32,7 +32,7 @@ std::string frame(std::string_view channel, json::value data) {
     return json::serialize(o);
 }
 
-std::string error_frame(std::string text) {
+std::string error_frame(std::string const& text) {
     return frame("error", json::string(text));
 }
 
@@ -211,7 +211,7 @@ private:
         ack("subscribe", p);
         std::vector<ws_frame> first;
         std::set<std::uint64_t> covered;
-        auto add = [&](std::string f) {
+        auto add = [&](std::string const& f) {
             first.push_back(std::make_shared<std::string const>(f));
         };
         auto& src = feed_->source();
@@ -243,7 +243,7 @@ private:
                     [&covered](std::uint64_t id) { return covered.contains(id); });
     }
 
-    void unsubscribe(parsed_sub p, std::string const& shown) {
+    void unsubscribe(parsed_sub const& p, std::string const& shown) {
         auto const it = mine_.find(p.topic);
         if (it == mine_.end()) {
             conn_->send_reply(error_frame("Already unsubscribed: " + shown));
@@ -282,7 +282,7 @@ ws_feed::ws_feed(ws_hub& hub, market_state& markets, stream_source& source,
     , source_(source)
     , book_interval_(book_interval) {}
 
-void ws_feed::start(boost::asio::any_io_executor ex) {
+void ws_feed::start(boost::asio::any_io_executor const& ex) {
     strand_ = boost::asio::make_strand(ex);
     timer_ = std::make_unique<boost::asio::steady_timer>(strand_);
 }

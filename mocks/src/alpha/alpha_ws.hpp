@@ -76,7 +76,7 @@ public:
     ws_feed(ws_hub& hub, market_state& markets, stream_source& source,
             std::chrono::milliseconds book_interval);
 
-    void start(boost::asio::any_io_executor ex);
+    void start(boost::asio::any_io_executor const& ex);
     void stop();
 
     /// The handler of one accepted `/ws` connection.

@@ -24,8 +24,8 @@ namespace {
 
 namespace json = boost::json;
 
-constexpr std::size_t ws_max_streams = 200;                 // beta.md §8-9 (Binance futures)
-constexpr std::int64_t ws_listen_key_life_ms = 60 * 60'000; // beta.md §9.3
+constexpr std::size_t ws_max_streams = 200; // beta.md §8-9 (Binance futures)
+constexpr std::int64_t ws_listen_key_life_ms = std::int64_t{60} * 60'000; // beta.md §9.3
 constexpr std::size_t ws_announced_kept = 100'000;
 constexpr std::array<std::string_view, 3> ws_depth_suffixes{"@depth", "@depth@100ms",
                                                             "@depth@500ms"};
@@ -48,7 +48,7 @@ constexpr std::array<ws_named_interval, 13> ws_kline_intervals{{
     {"8h", 480 * ws_minute},
     {"12h", 720 * ws_minute},
     {"1d", 1440 * ws_minute},
-    {"3d", 3 * 1440 * ws_minute},
+    {"3d", std::int64_t{3} * 1440 * ws_minute},
 }};
 
 std::string ws_lower(std::string_view s) {
@@ -234,10 +234,10 @@ private:
         conn_->send_reply(json::serialize(o));
     }
 
-    void reply_error(int code, std::string msg, json::value const& id) {
+    void reply_error(int code, std::string const& msg, json::value const& id) {
         json::object e;
         e["code"] = code;
-        e["msg"] = std::move(msg);
+        e["msg"] = msg;
         json::object o;
         o["error"] = std::move(e);
         o["id"] = id;
@@ -266,7 +266,7 @@ ws_feed::ws_feed(ws_hub& hub, market_state& markets, ledger& l, engine& e, marke
     , update_base_(
           static_cast<std::int64_t>(1'000'000'000 + mix_seed(seed, 0xd3) % 1'000'000'000)) {}
 
-void ws_feed::start(boost::asio::any_io_executor ex) {
+void ws_feed::start(boost::asio::any_io_executor const& ex) {
     strand_ = boost::asio::make_strand(ex);
     started_ = true;
 }
@@ -510,7 +510,7 @@ void ws_feed::on_market_change() {
 
 void ws_feed::publish_marks(bool slow_too) {
     std::int64_t const now = now_ms();
-    std::int64_t const period = 8 * 60 * ws_minute;
+    std::int64_t const period = std::int64_t{8} * 60 * ws_minute;
     json::array all;
     bool const want_all = hub_.has_subscribers("!markPrice@arr@1s") ||
                           (slow_too && hub_.has_subscribers("!markPrice@arr"));

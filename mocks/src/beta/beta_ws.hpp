@@ -68,7 +68,7 @@ public:
     ws_feed(ws_hub& hub, market_state& markets, ledger& l, engine& e, market_data const& data,
             candle_history const& candles, std::size_t depth_levels, std::uint64_t seed);
 
-    void start(boost::asio::any_io_executor ex);
+    void start(boost::asio::any_io_executor const& ex);
     void stop();
 
     /// An upgrade to `target`: the connection's handler, or the refusal.

@@ -51,8 +51,8 @@ boost::json::value payload_json(stream_payload const& p, stream::subscription co
 } // namespace
 
 struct stream_hub::topic : std::enable_shared_from_this<topic> {
-    topic(stream_hub& h, std::string k, stream::subscription s, boost::asio::any_io_executor ex,
-          std::chrono::milliseconds interval)
+    topic(stream_hub& h, std::string k, stream::subscription s,
+          boost::asio::any_io_executor const& ex, std::chrono::milliseconds interval)
         : hub(&h)
         , hub_alive(h.alive_)
         , key(std::move(k))
@@ -117,7 +117,7 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
         });
     }
 
-    void on_update(stream_update u) {
+    void on_update(stream_update const& u) {
         if (u.what == stream_update::kind::status) {
             auto frame =
                 std::make_shared<std::string const>(stream::status_frame(sub, u.status, u.message));
@@ -205,7 +205,7 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
     if (fresh) {
         auto handle = source.open(s, [weak = std::weak_ptr<topic>(t)](stream_update u) {
             if (auto live = weak.lock())
-                live->on_update(std::move(u));
+                live->on_update(u);
         });
         std::lock_guard lock(t->m);
         t->upstream = std::move(handle);

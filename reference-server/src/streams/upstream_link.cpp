@@ -74,8 +74,8 @@ std::string reason_of(std::string const& message) {
 
 } // namespace
 
-upstream_link::upstream_link(asio::any_io_executor ex, std::shared_ptr<link_protocol> protocol,
-                             link_options options)
+upstream_link::upstream_link(asio::any_io_executor const& ex,
+                             std::shared_ptr<link_protocol> protocol, link_options options)
     : strand_(asio::make_strand(ex))
     , protocol_(std::move(protocol))
     , options_(std::move(options))
@@ -152,7 +152,7 @@ void upstream_link::stop() {
     });
 }
 
-void upstream_link::add(std::string key, bool must_tick, std::uint64_t id, link_listener l) {
+void upstream_link::add(std::string const& key, bool must_tick, std::uint64_t id, link_listener l) {
     if (stopped_)
         return;
     auto [it, fresh] = topics_.try_emplace(key);
@@ -321,7 +321,7 @@ asio::awaitable<void> upstream_link::run_loop() {
     start_if_idle();
 }
 
-void upstream_link::on_inbound(std::uint64_t generation, inbound in) {
+void upstream_link::on_inbound(std::uint64_t generation, inbound const& in) {
     if (generation != generation_ || stopped_)
         return; // a frame of a connection that is gone
     switch (in.what) {

@@ -164,17 +164,17 @@ private:
     struct topic;
     struct listener_entry;
     struct token;
-    upstream_link(boost::asio::any_io_executor ex, std::shared_ptr<link_protocol> protocol,
+    upstream_link(boost::asio::any_io_executor const& ex, std::shared_ptr<link_protocol> protocol,
                   link_options options);
 
     // Strand only.
     void release(std::string const& key, std::uint64_t id); // any thread
-    void add(std::string key, bool must_tick, std::uint64_t id, link_listener l);
+    void add(std::string const& key, bool must_tick, std::uint64_t id, link_listener l);
     void remove(std::string const& key, std::uint64_t id);
     void start_if_idle();
     static boost::asio::awaitable<void> run(std::shared_ptr<upstream_link> self);
     boost::asio::awaitable<void> run_loop();
-    void on_inbound(std::uint64_t generation, inbound in);
+    void on_inbound(std::uint64_t generation, inbound const& in);
     void notify_all(stream::stream_status s, std::string const& message);
     void pump();
     void arm_watchdog(std::uint64_t generation);

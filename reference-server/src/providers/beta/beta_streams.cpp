@@ -60,7 +60,8 @@ std::string string_at(json::value const& v, std::string_view key) {
 }
 
 /// A field copied as it is (or `fallback` when absent).
-json::value copy_at(json::value const& v, std::string_view key, json::value fallback = nullptr) {
+json::value copy_at(json::value const& v, std::string_view key,
+                    json::value const& fallback = nullptr) {
     auto const* x = field(v, key);
     return x ? *x : fallback;
 }
@@ -271,7 +272,7 @@ depth_sync::step depth_sync::on_event(depth_event e) {
     return apply(e);
 }
 
-depth_sync::step depth_sync::on_snapshot(depth_snapshot s) {
+depth_sync::step depth_sync::on_snapshot(depth_snapshot const& s) {
     bids_.clear();
     asks_.clear();
     // Levels past `levels_` stay out: no diff would correct them.

@@ -129,7 +129,7 @@ public:
     /// Installs a snapshot (cut to `levels` a side) and replays the buffer: `applied` when an event
     /// applied (or none was buffered: the snapshot itself is the book), `gap` when the buffer does
     /// not continue it (fetch a newer one).
-    step on_snapshot(depth_snapshot s);
+    step on_snapshot(depth_snapshot const& s);
     /// Forgets the book (a reconnect): events buffer until the next snapshot.
     void reset();
 
