@@ -567,6 +567,12 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         request req = parser.release();
         std::optional<response> res;
         if (upgrade_ && boost::beast::websocket::is_upgrade(req)) {
+            // The session lives in this frame for hours: give back the request buffer's
+            // memory (a client sends no frame before the 101, so it is empty).
+            if (buffer.size() == 0) {
+                buffer.clear();
+                buffer.shrink_to_fit();
+            }
             ws_upgrade up(c->stream, req, c->abort);
             try {
                 res = co_await upgrade_(req, c->remote, up);

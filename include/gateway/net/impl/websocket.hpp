@@ -23,6 +23,7 @@
 
 #include <atomic>
 #include <deque>
+#include <mutex>
 #include <optional>
 #include <variant>
 
@@ -116,8 +117,13 @@ struct ws_session::impl {
     boost::asio::any_io_executor ex;
     boost::asio::steady_timer wake;       // the writer waits on it while the queue is empty
     boost::asio::steady_timer hard_close; // a close the peer does not take in time
-    // Strand-only:
+    // Guarded by `qm`: senders on any thread push without a handler each; the writer is woken
+    // (one post) only when it waits on an empty queue.
+    std::mutex qm;
     std::deque<std::shared_ptr<std::string const>> queue;
+    bool writer_waiting = false;
+    bool refusing = false; ///< closing or ended: frames are dropped
+    // Strand-only:
     std::optional<boost::beast::websocket::close_reason> pending_close;
     bool ended = false;
     bool writer_running = false;
@@ -161,15 +167,19 @@ GATEWAY_IO_DECL void ws_session::send(std::shared_ptr<std::string const> frame) 
               "too slow: more than " + std::to_string(impl_->opts.max_queued) + " frames queued");
         return;
     }
-    boost::asio::post(impl_->ex, [self = shared_from_this(), frame = std::move(frame)]() mutable {
-        auto& i = *self->impl_;
-        if (i.pending_close || i.ended) {
+    auto& i = *impl_;
+    bool wake = false;
+    {
+        std::lock_guard lock(i.qm);
+        if (i.refusing) {
             i.queued.fetch_sub(1, std::memory_order_relaxed);
             return;
         }
         i.queue.push_back(std::move(frame));
-        i.wake.cancel();
-    });
+        wake = std::exchange(i.writer_waiting, false);
+    }
+    if (wake)
+        boost::asio::post(i.ex, [self = shared_from_this()] { self->impl_->wake.cancel(); });
 }
 
 GATEWAY_IO_DECL void ws_session::close(std::uint16_t code, std::string reason) {
@@ -183,8 +193,12 @@ GATEWAY_IO_DECL void ws_session::close(std::uint16_t code, std::string reason) {
                           boost::beast::websocket::close_reason cr(code);
                           cr.reason = std::move(reason);
                           i.pending_close = std::move(cr);
-                          i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
-                          i.queue.clear();
+                          {
+                              std::lock_guard lock(i.qm);
+                              i.refusing = true;
+                              i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
+                              i.queue.clear();
+                          }
                           i.wake.cancel();
                           // A peer that reads nothing never lets the close frame out: cut it off.
                           i.hard_close.expires_after(i.opts.handshake_timeout);
@@ -225,8 +239,17 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                         co_await ws_detail::close_step(std::get<ws_detail::tls_stream>(w.ws), cr);
                     break;
                 }
-                if (!w.queue.empty()) {
-                    auto frame = w.queue.front();
+                std::shared_ptr<std::string const> frame;
+                {
+                    std::lock_guard lock(w.qm);
+                    if (!w.queue.empty()) {
+                        frame = std::move(w.queue.front());
+                        w.queue.pop_front();
+                    } else {
+                        w.writer_waiting = true;
+                    }
+                }
+                if (frame) {
                     std::tuple<boost::system::error_code, std::size_t> written;
                     if (auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws))
                         written = co_await ws_detail::write_step(*plain, frame);
@@ -234,10 +257,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                         written = co_await ws_detail::write_step(
                             std::get<ws_detail::tls_stream>(w.ws), frame);
                     auto const ec = std::get<0>(written);
-                    if (!w.queue.empty() && w.queue.front() == frame) {
-                        w.queue.pop_front();
-                        w.queued.fetch_sub(1, std::memory_order_relaxed);
-                    }
+                    w.queued.fetch_sub(1, std::memory_order_relaxed);
                     if (ec)
                         break;
                     continue;
@@ -283,8 +303,12 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
     }
     i.open = false;
     i.ended = true;
-    i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
-    i.queue.clear();
+    {
+        std::lock_guard lock(i.qm);
+        i.refusing = true;
+        i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
+        i.queue.clear();
+    }
     i.wake.cancel();
     i.hard_close.cancel();
     i.shut_transport(); // ends a write the peer never takes
