@@ -536,7 +536,7 @@ TEST_CASE("beta mock ws: combined streams, SUBSCRIBE control frames and their er
     CHECK(raw);
 }
 
-TEST_CASE("beta mock ws: @depth continues REST's lastUpdateId; a local book synced as "
+TEST_CASE("beta mock ws: @depth continues REST's lastUpdateId, a local book synced as "
           "documented equals REST, also after an order and a wsDrop",
           "[contract][mock][ws]") {
     auto m = start(upstream::beta);

@@ -242,8 +242,8 @@ bool same_book(orderbook const& a, orderbook const& b) {
 
 using namespace upstream_streams_test;
 
-TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes; an order "
-          "shows on orders, fills and trades; a mark move on prices",
+TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes, an order "
+          "shows on orders, fills and trades, a mark move on prices",
           "[contract][stream]") {
     alpha_env env;
     test::set_mark(*env.mock, "BTC", "67000");
@@ -340,7 +340,7 @@ TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes
 }
 
 TEST_CASE("alpha streams over mock-alpha: a dropped upstream reconnects, resubscribes and "
-          "restores; the book afterwards equals the REST book",
+          "restores, the book afterwards equals the REST book",
           "[contract][stream]") {
     alpha_env env;
     collector book, prices;
@@ -545,8 +545,8 @@ bool converges_to_rest(beta_env& env, collector& book, std::size_t depth, std::s
 
 } // namespace upstream_streams_test
 
-TEST_CASE("beta streams over mock-beta: every channel delivers the REST shapes; a signed order "
-          "shows on orders, fills, trades and candles; a mark move on prices",
+TEST_CASE("beta streams over mock-beta: every channel delivers the REST shapes, a signed order "
+          "shows on orders, fills, trades and candles, a mark move on prices",
           "[contract][stream]") {
     beta_env env;
     test::set_mark(*env.mock, "BTC", "65000");
@@ -681,7 +681,7 @@ TEST_CASE("beta streams over mock-beta: every channel delivers the REST shapes; 
 }
 
 TEST_CASE("beta streams over mock-beta: a dropped upstream reconnects, resubscribes and "
-          "restores; the book afterwards equals the REST depth",
+          "restores, the book afterwards equals the REST depth",
           "[contract][stream]") {
     beta_env env;
     collector book, prices, orders;

@@ -206,8 +206,8 @@ TEST_CASE("link backoff: full jitter under an exponential ceiling capped at the 
     CHECK(seen.size() > 100); // jittered, not a fixed schedule
 }
 
-TEST_CASE("upstream link: subscribe, data, drop -> reconnecting, resubscribe, restored; "
-          "silence -> stale; release -> unsubscribe and close",
+TEST_CASE("upstream link: subscribe, data, drop -> reconnecting, resubscribe, restored, "
+          "silence -> stale, release -> unsubscribe and close",
           "[unit][stream]") {
     fake_upstream up;
     asio::io_context ioc;
