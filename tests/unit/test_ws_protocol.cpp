@@ -39,6 +39,12 @@ TEST_CASE("ws protocol: client frames per channel", "[unit][ws]") {
     CHECK(f->id.is_null());
     CHECK(f->sub.interval == "4h");
 
+    // fuzz_ws_frames: an id that overflows to infinity would make every answer invalid JSON.
+    f = parse_client_frame(R"({"id":1e999,"op":"ping"})");
+    REQUIRE(f.has_value());
+    CHECK(f->id.is_null());
+    CHECK(json::parse(pong_frame(f->id)).at("id").is_null());
+
     f = parse_client_frame(R"({"op":"ping"})");
     REQUIRE(f.has_value());
     CHECK(f->op == client_frame::op_kind::ping);

@@ -7,6 +7,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 namespace gateway::stream {
@@ -171,6 +172,10 @@ GATEWAY_DECL result<client_frame> parse_client_frame(std::string_view text,
     client_frame f;
     if (auto const* id = o.if_contains("id"))
         f.id = *id;
+    // An id JSON cannot write back (a number that overflowed to infinity) is echoed as null:
+    // every answer must stay valid JSON.
+    if (f.id.is_double() && !std::isfinite(f.id.get_double()))
+        f.id = nullptr;
     if (id_out)
         *id_out = f.id;
     auto op = detail::string_field(o, "op");
