@@ -13,7 +13,8 @@ namespace json = boost::json;
 
 std::string field_of(result<client_frame> const& r) {
     REQUIRE_FALSE(r.has_value());
-    auto const* f = r.error().details.if_contains("field");
+    auto const e = r.error(); // by value: result::error() returns a copy
+    auto const* f = e.details.if_contains("field");
     return f ? std::string(f->as_string()) : std::string();
 }
 } // namespace
