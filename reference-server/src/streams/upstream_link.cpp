@@ -15,6 +15,10 @@
 
 namespace gateway::server::streams {
 
+void log_pool_full(std::string const& upstream_name) {
+    log::warn("msg=\"stream limit reached\" upstream=\"" + upstream_name + "\"");
+}
+
 namespace asio = boost::asio;
 using namespace std::chrono_literals;
 using steady = std::chrono::steady_clock;

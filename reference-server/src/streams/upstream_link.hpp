@@ -37,6 +37,7 @@
 #include <boost/asio/strand.hpp>
 #include <boost/json/value.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -55,6 +56,9 @@
 #include <vector>
 
 namespace gateway::server::streams {
+
+/// Logs that every connection of `upstream_name` is at its limit (pick_link).
+void log_pool_full(std::string const& upstream_name);
 
 /// Reconnect delays: full jitter over an exponential ceiling.
 struct backoff {
@@ -323,6 +327,35 @@ inline std::string ws_url_of(std::string const& ws_url, std::string const& base_
     if (base_url.rfind("http", 0) != 0)
         return {};
     return "ws" + base_url.substr(4) + std::string(suffix);
+}
+
+/**
+ * Which of a provider's upstream connections carries `key` (the upstream's limits on connections
+ * and subscriptions per connection): the one holding it already; else the fullest one `fits`
+ * (fewer connections); else a new one from `make` while under `max_connections`; else, logged,
+ * the least loaded (the limit is exceeded rather than the subscription refused). `link_of(slot)`
+ * is the slot's `upstream_link`. The caller holds its pool's lock.
+ */
+template <class Slot, class LinkOf, class Fits, class Make>
+Slot& pick_link(std::vector<Slot>& slots, std::string const& key, LinkOf link_of, Fits fits,
+                std::size_t max_connections, Make make, std::string const& upstream_name) {
+    for (auto& s : slots)
+        if (link_of(s)->holds(key))
+            return s;
+    Slot* chosen = nullptr;
+    for (auto& s : slots)
+        if (fits(s) && (!chosen || link_of(s)->topic_count() > link_of(*chosen)->topic_count()))
+            chosen = &s;
+    if (chosen)
+        return *chosen;
+    if (slots.size() < max_connections || slots.empty()) {
+        slots.push_back(make());
+        return slots.back();
+    }
+    log_pool_full(upstream_name);
+    return *std::min_element(slots.begin(), slots.end(), [&](Slot const& a, Slot const& b) {
+        return link_of(a)->topic_count() < link_of(b)->topic_count();
+    });
 }
 
 } // namespace gateway::server::streams

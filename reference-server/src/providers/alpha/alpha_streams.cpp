@@ -619,9 +619,6 @@ private:
     std::shared_ptr<streams::upstream_link> place(std::string const& topic,
                                                   std::string const& order_user) {
         std::lock_guard lock(m_);
-        for (auto const& s : slots_)
-            if (s.link->holds(topic))
-                return s.link;
         auto fits = [&](slot const& s) {
             if (s.link->topic_count() >= options_.max_subscriptions)
                 return false;
@@ -631,11 +628,7 @@ private:
             // An idle connection is closed: a new user's updates cannot meet the old one's.
             return current.empty() || current == order_user || s.link->topic_count() == 0;
         };
-        slot const* chosen = nullptr;
-        for (auto const& s : slots_)
-            if (fits(s) && (!chosen || s.link->topic_count() > chosen->link->topic_count()))
-                chosen = &s; // fill the fullest first: fewer connections
-        if (!chosen && slots_.size() < options_.max_connections) {
+        auto make = [&] {
             auto proto = std::make_shared<alpha_protocol>(options_.ws_url);
             streams::link_options lo;
             lo.name = options_.name;
@@ -644,15 +637,11 @@ private:
             lo.pong_timeout = options_.pong_timeout;
             lo.retry = options_.retry;
             lo.connect.session.peer_timeout = std::chrono::seconds(60);
-            slots_.push_back({streams::upstream_link::create(ex_, proto, lo), proto});
-            chosen = &slots_.back();
-        }
-        if (!chosen) {
-            log::warn("msg=\"stream limit reached\" upstream=\"" + options_.name + "\"");
-            chosen = &*std::min_element(slots_.begin(), slots_.end(), [](auto& a, auto& b) {
-                return a.link->topic_count() < b.link->topic_count();
-            });
-        }
+            return slot{streams::upstream_link::create(ex_, proto, lo), proto};
+        };
+        slot* chosen = &streams::pick_link(
+            slots_, topic, [](slot const& s) { return s.link; }, fits, options_.max_connections,
+            make, options_.name);
         if (!order_user.empty())
             chosen->protocol->set_order_user(order_user);
         return chosen->link;

@@ -957,25 +957,17 @@ private:
 
     std::shared_ptr<streams::upstream_link> market_link(std::string const& key) {
         std::lock_guard lock(m_);
-        for (auto const& l : market_)
-            if (l->holds(key))
-                return l;
-        std::shared_ptr<streams::upstream_link> chosen;
-        for (auto const& l : market_)
-            if (l->topic_count() < options_.max_streams &&
-                (!chosen || l->topic_count() > chosen->topic_count()))
-                chosen = l;
-        if (chosen)
-            return chosen;
-        if (market_.size() >= options_.max_connections) {
-            log::warn("msg=\"stream limit reached\" upstream=\"" + options_.name + "\"");
-            return *std::min_element(market_.begin(), market_.end(), [](auto& a, auto& b) {
-                return a->topic_count() < b->topic_count();
-            });
-        }
-        auto proto = std::make_shared<combined_protocol>(options_.ws_base, options_.max_streams);
-        market_.push_back(streams::upstream_link::create(ex_, proto, link_options()));
-        return market_.back();
+        using link_ptr = std::shared_ptr<streams::upstream_link>;
+        return streams::pick_link(
+            market_, key, [](link_ptr const& l) { return l; },
+            [&](link_ptr const& l) { return l->topic_count() < options_.max_streams; },
+            options_.max_connections,
+            [&] {
+                auto proto =
+                    std::make_shared<combined_protocol>(options_.ws_base, options_.max_streams);
+                return streams::upstream_link::create(ex_, proto, link_options());
+            },
+            options_.name);
     }
 
     std::shared_ptr<user_slot> user_link(address const& user) {
