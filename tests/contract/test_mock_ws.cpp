@@ -10,7 +10,7 @@
 #include "support/mock_beta.hpp"
 #include "support/mock_control.hpp"
 #include "support/mock_http.hpp"
-#include "support/mock_ws.hpp"
+#include "support/ws_client.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

@@ -24,7 +24,7 @@
 namespace {
 using namespace gateway;
 using namespace gateway::server;
-using gateway::test::ws_test_client;
+using gateway::test::ws_client;
 namespace json = boost::json;
 
 /// A provider's streams as the test scripts them.
@@ -101,7 +101,7 @@ struct ws_stack {
         hub = std::make_unique<stream_hub>(ioc.get_executor(), std::chrono::milliseconds(100));
         ws_endpoint_options wo;
         wo.session.max_queued = max_queued;
-        endpoint = std::make_unique<ws_endpoint>(providers, *gate, *hub, wo);
+        endpoint = std::make_unique<ws_endpoint>(providers, *gate, *hub, clock, wo);
         server = std::make_shared<net::http_server>(
             ioc, net::server_options{},
             [](net::request&,
@@ -201,9 +201,9 @@ std::string error_code_of(json::value const& frame) {
 }
 
 /// Subscribes and waits for the ack.
-void subscribe(ws_test_client& c, stream::subscription const& s, int id) {
+void subscribe(ws_client& c, stream::subscription const& s, int id) {
     c.send(subscribe_text(s, id));
-    auto ack = c.wait_type("subscribed");
+    auto ack = c.next_type("subscribed");
     REQUIRE(ack);
     REQUIRE(ack->at("id").as_int64() == id);
 }
@@ -213,7 +213,7 @@ void subscribe(ws_test_client& c, stream::subscription const& s, int id) {
 TEST_CASE("ws handshake: refused with the REST key rules, never upgraded", "[contract][ws]") {
     ws_stack stack;
     auto refused = [&](std::string const& url, net::ws_connect_options o) {
-        ws_test_client c(url, std::move(o));
+        ws_client c(url, std::move(o));
         REQUIRE_FALSE(c.connected());
         REQUIRE(c.error());
         return *c.error();
@@ -245,11 +245,11 @@ TEST_CASE("ws handshake: refused with the REST key rules, never upgraded", "[con
         auto e = refused(stack.url(), stack.with_key(k));
         CHECK(e.status == 403);
         CHECK(json::parse(e.body).at("error").at("code") == "TESTNET_KEY_ONLY");
-        ws_test_client ok(stack.url(true), stack.with_key(k));
+        ws_client ok(stack.url(true), stack.with_key(k));
         CHECK(ok.connected());
     }
     SECTION("a live key by query parameter") {
-        ws_test_client ok(stack.url() + "?apiKey=" + stack.key(), {});
+        ws_client ok(stack.url() + "?apiKey=" + stack.key(), {});
         CHECK(ok.connected());
     }
     SECTION("another path") {
@@ -261,17 +261,17 @@ TEST_CASE("ws handshake: refused with the REST key rules, never upgraded", "[con
 
 TEST_CASE("ws protocol: pong, acks and error frames with the contract's codes", "[contract][ws]") {
     ws_stack stack;
-    ws_test_client c(stack.url(), stack.with_key(stack.key()));
+    ws_client c(stack.url(), stack.with_key(stack.key()));
     REQUIRE(c.connected());
 
     c.send(R"({"id":"p1","op":"ping"})");
-    auto pong = c.wait_type("pong");
+    auto pong = c.next_type("pong");
     REQUIRE(pong);
     CHECK(pong->at("id") == "p1");
 
     auto error_for = [&](std::string const& frame) {
         c.send(frame);
-        auto e = c.wait_type("error");
+        auto e = c.next_type("error");
         REQUIRE(e);
         return *e;
     };
@@ -310,7 +310,7 @@ TEST_CASE("ws protocol: pong, acks and error frames with the contract's codes", 
     CHECK(error_code_of(e) == "VALIDATION_ERROR");
     CHECK(std::string(e.at("error").at("message").as_string()).find("Already subscribed") == 0);
     c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 22));
-    auto un = c.wait_type("unsubscribed");
+    auto un = c.next_type("unsubscribed");
     REQUIRE(un);
     CHECK(un->at("subscription").at("channel") == "orderbook");
     CHECK(un->at("subscription").at("depth") == 20);
@@ -324,8 +324,8 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     ws_stack stack;
     auto const key = stack.key();
     auto const s = book_sub();
-    auto a = std::make_unique<ws_test_client>(stack.url(), stack.with_key(key));
-    auto b = std::make_unique<ws_test_client>(stack.url(), stack.with_key(key));
+    auto a = std::make_unique<ws_client>(stack.url(), stack.with_key(key));
+    auto b = std::make_unique<ws_client>(stack.url(), stack.with_key(key));
     subscribe(*a, s, 1);
     subscribe(*b, s, 1);
     CHECK(stack.source->opens == 1);
@@ -336,20 +336,20 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     auto is_last = [](json::value const& v) {
         return v.at("type") == "orderbook" && v.at("data").at("bids").at(0).at("price") == "60049";
     };
-    REQUIRE(a->wait_for(is_last));
-    REQUIRE(b->wait_for(is_last));
+    REQUIRE(a->next(is_last));
+    REQUIRE(b->next(is_last));
     std::vector<std::int64_t> seqs;
-    for (auto const& f : a->seen())
-        if (f.at("type") == "orderbook")
-            seqs.push_back(f.at("seq").as_int64());
+    for (auto const& f :
+         a->received([](json::value const& v) { return v.at("type") == "orderbook"; }))
+        seqs.push_back(f.at("seq").as_int64());
     CHECK(seqs.size() < 10);
     for (std::size_t i = 1; i < seqs.size(); ++i)
         CHECK(seqs[i] == seqs[i - 1] + 1);
 
     // A late joiner gets the current book at once, with the current seq.
-    ws_test_client late(stack.url(), stack.with_key(key));
+    ws_client late(stack.url(), stack.with_key(key));
     subscribe(late, s, 5);
-    auto snap = late.wait_type("orderbook");
+    auto snap = late.next_type("orderbook");
     REQUIRE(snap);
     CHECK(snap->at("data").at("bids").at(0).at("price") == "60049");
     CHECK(snap->at("seq").as_int64() == seqs.back());
@@ -361,7 +361,7 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     st.status = stream::stream_status::stale;
     st.message = "no book update for 5 s";
     REQUIRE(stack.source->push(s, st));
-    auto stale = late.wait_type("status");
+    auto stale = late.next_type("status");
     REQUIRE(stale);
     CHECK(stale->at("status") == "stale");
     CHECK(stale->at("subscription").at("symbol") == "BTC");
@@ -370,7 +370,7 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     b.reset();
     CHECK(stack.source->releases == 0);
     late.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 6));
-    REQUIRE(late.wait_type("unsubscribed"));
+    REQUIRE(late.next_type("unsubscribed"));
     CHECK(test::eventually([&] { return stack.source->releases == 1; }));
     CHECK_FALSE(stack.source->is_open(s));
     CHECK(stack.hub->stats().topics == 0);
@@ -380,13 +380,13 @@ TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow co
           "[contract][ws]") {
     SECTION("the 101st subscription is refused") {
         ws_stack stack(1000, 1000);
-        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        ws_client c(stack.url(), stack.with_key(stack.key()));
         for (int i = 0; i < 100; ++i)
             c.send(subscribe_text(book_sub("S" + std::to_string(i)), i));
         for (int i = 0; i < 100; ++i)
-            REQUIRE(c.wait_type("subscribed"));
+            REQUIRE(c.next_type("subscribed"));
         c.send(subscribe_text(book_sub("S100"), 100));
-        auto e = c.wait_type("error");
+        auto e = c.next_type("error");
         REQUIRE(e);
         CHECK(e->at("id") == 100);
         CHECK(std::string(e->at("error").at("message").as_string()) ==
@@ -394,25 +394,25 @@ TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow co
     }
     SECTION("subscribe frames draw from the key's rate limit") {
         ws_stack stack(1000, 2); // 2/s, burst 4; the handshake took one token
-        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        ws_client c(stack.url(), stack.with_key(stack.key()));
         for (int i = 0; i < 6; ++i)
             c.send(subscribe_text(book_sub("R" + std::to_string(i)), i));
-        auto e = c.wait_type("error");
+        auto e = c.next_type("error");
         REQUIRE(e);
         CHECK(error_code_of(*e) == "RATE_LIMITED");
     }
     SECTION("a frame over 64 KiB closes with 1009") {
         ws_stack stack;
-        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        ws_client c(stack.url(), stack.with_key(stack.key()));
         c.send(std::string(70 * 1024, 'x'));
-        auto end = c.wait_end();
+        auto end = c.wait_closed();
         REQUIRE(end);
         INFO(end->reason);
         CHECK(end->code == 1009);
     }
     SECTION("a client too far behind is closed with 1013") {
         ws_stack stack(50);
-        ws_test_client c(stack.url(), stack.with_key(stack.key()));
+        ws_client c(stack.url(), stack.with_key(stack.key()));
         stream::subscription t;
         t.channel = stream::channel::trades;
         t.provider = "alpha";
@@ -426,7 +426,7 @@ TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow co
         for (int i = 0; i < 2000 && stack.source->push(t, update_of(std::vector<trade>{tr})); ++i) {
         }
         c.release();
-        auto end = c.wait_end();
+        auto end = c.wait_closed();
         REQUIRE(end);
         CHECK(end->code == 1013);
     }

@@ -1,10 +1,14 @@
 #pragma once
-// A blocking WebSocket test client over net::ws_connect: frames are collected as they arrive and
-// a test waits for the one it expects with a deadline (never a sleep). `hold()` stops it from
-// reading (its I/O thread blocks in the callback) to play a slow consumer.
+// The tests' blocking WebSocket client over net::ws_connect: its own io thread, every received
+// JSON frame kept in order (other frames skipped), and waits on frames with a deadline (never a
+// sleep to tune). `hold()` stops it from reading (its io thread blocks in the callback) to play a
+// slow consumer.
 #include <gateway/net/websocket.hpp>
 
+#include <catch2/catch.hpp>
+
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
@@ -13,22 +17,25 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
+#include <vector>
 
 namespace gateway::test {
 
-class ws_test_client {
+class ws_client {
 public:
     using clock = std::chrono::steady_clock;
+    using match_fn = std::function<bool(boost::json::value const&)>;
+    static constexpr std::chrono::milliseconds default_wait{10000};
 
-    /// Connects; `error()` says why when it could not (handshake refusals carry the status).
-    explicit ws_test_client(std::string const& url, net::ws_connect_options options = {})
+    /// Connects; `error()` says why when it could not (a refused upgrade carries its status).
+    explicit ws_client(std::string const& url, net::ws_connect_options options = {})
         : work_(ioc_.get_executor())
         , thread_([this] { ioc_.run(); }) {
         auto fut = boost::asio::co_spawn(ioc_, net::ws_connect(ioc_.get_executor(), url, options),
@@ -54,7 +61,16 @@ public:
             boost::asio::detached);
     }
 
-    ~ws_test_client() {
+    /// Connects, or answers why not (for tests of refused handshakes).
+    static std::variant<std::unique_ptr<ws_client>, net::ws_connect_error>
+    connect(std::string const& url, net::ws_connect_options options = {}) {
+        auto c = std::make_unique<ws_client>(url, std::move(options));
+        if (!c->connected())
+            return *c->error();
+        return c;
+    }
+
+    ~ws_client() {
         release();
         if (session_)
             session_->close();
@@ -67,48 +83,73 @@ public:
         thread_.join();
     }
 
+    ws_client(ws_client const&) = delete;
+    ws_client& operator=(ws_client const&) = delete;
+
     bool connected() const { return session_ != nullptr; }
     std::optional<net::ws_connect_error> const& error() const { return error_; }
 
     void send(std::string text) { session_->send(std::move(text)); }
 
-    /// The next frame satisfying `match` (earlier non-matching frames are skipped and kept in
-    /// `seen()`), or null after `within`.
-    std::optional<boost::json::value>
-    wait_for(std::function<bool(boost::json::value const&)> const& match,
-             std::chrono::milliseconds within = std::chrono::seconds(10)) {
+    /// The next frame (in order, after those already taken) that `match` accepts, skipping the
+    /// others; nullopt when none arrives within `within`.
+    std::optional<boost::json::value> next(match_fn const& match,
+                                           std::chrono::milliseconds within = default_wait) {
         auto const deadline = clock::now() + within;
         std::unique_lock lock(m_);
         for (;;) {
-            while (!inbox_.empty()) {
-                auto v = std::move(inbox_.front());
-                inbox_.pop_front();
-                seen_.push_back(v);
-                if (match(v))
+            while (read_ < frames_.size())
+                if (auto const& v = frames_[read_++]; match(v))
                     return v;
-            }
-            if (end_ || cv_.wait_until(lock, deadline) == std::cv_status::timeout) {
-                if (inbox_.empty())
+            if (end_ || cv_.wait_until(lock, deadline) == std::cv_status::timeout)
+                if (read_ == frames_.size())
                     return std::nullopt;
-            }
         }
     }
 
     /// The next frame whose `type` is `type`.
-    std::optional<boost::json::value>
-    wait_type(std::string const& type,
-              std::chrono::milliseconds within = std::chrono::seconds(10)) {
-        return wait_for(
+    std::optional<boost::json::value> next_type(std::string const& type,
+                                                std::chrono::milliseconds within = default_wait) {
+        return next(
             [&](boost::json::value const& v) {
-                auto const* t = v.as_object().if_contains("type");
+                auto const* o = v.if_object();
+                auto const* t = o ? o->if_contains("type") : nullptr;
                 return t && t->is_string() && t->get_string() == type;
             },
             within);
     }
 
-    /// How the session ended, once it has (waits up to `within`).
-    std::optional<net::ws_end>
-    wait_end(std::chrono::milliseconds within = std::chrono::seconds(10)) {
+    /// Any frame received (earlier or within `within`) that `match` accepts, whatever came
+    /// before it; takes nothing. For frames whose relative order is not part of the contract.
+    std::optional<boost::json::value> find(match_fn const& match,
+                                           std::chrono::milliseconds within = default_wait) {
+        auto const deadline = clock::now() + within;
+        std::unique_lock lock(m_);
+        std::size_t seen = 0;
+        for (;;) {
+            for (; seen < frames_.size(); ++seen)
+                if (match(frames_[seen]))
+                    return frames_[seen];
+            if (end_ || cv_.wait_until(lock, deadline) == std::cv_status::timeout)
+                if (seen == frames_.size())
+                    return std::nullopt;
+        }
+    }
+
+    /// Frames received so far that `match` accepts (taking nothing).
+    std::vector<boost::json::value> received(match_fn const& match) const {
+        std::lock_guard lock(m_);
+        std::vector<boost::json::value> out;
+        for (auto const& f : frames_)
+            if (match(f))
+                out.push_back(f);
+        return out;
+    }
+
+    std::size_t count(match_fn const& match) const { return received(match).size(); }
+
+    /// How the session ended, or nullopt when it is still open after `within`.
+    std::optional<net::ws_end> wait_closed(std::chrono::milliseconds within = default_wait) {
         std::unique_lock lock(m_);
         cv_.wait_for(lock, within, [&] { return end_.has_value(); });
         return end_;
@@ -125,18 +166,13 @@ public:
         cv_.notify_all();
     }
 
-    std::vector<boost::json::value> seen() const {
-        std::lock_guard lock(m_);
-        return seen_;
-    }
-
 private:
     void on_frame(std::string_view text) {
         boost::system::error_code ec;
         auto v = boost::json::parse(text, ec);
         std::unique_lock lock(m_);
-        if (!ec && v.is_object())
-            inbox_.push_back(std::move(v));
+        if (!ec) // a non-JSON frame (a greeting) is skipped, as the upstreams' clients do
+            frames_.push_back(std::move(v));
         cv_.notify_all();
         cv_.wait(lock, [&] { return !held_; });
     }
@@ -148,10 +184,19 @@ private:
     std::optional<net::ws_connect_error> error_;
     mutable std::mutex m_;
     std::condition_variable cv_;
-    std::deque<boost::json::value> inbox_;
-    std::vector<boost::json::value> seen_;
+    std::vector<boost::json::value> frames_;
+    std::size_t read_ = 0;
     std::optional<net::ws_end> end_;
     bool held_ = false;
 };
+
+/// Connects or fails the test.
+inline std::unique_ptr<ws_client> ws_open(std::string const& url,
+                                          net::ws_connect_options options = {}) {
+    auto c = std::make_unique<ws_client>(url, std::move(options));
+    if (!c->connected())
+        FAIL("ws connect " << url << ": " << c->error()->message << " " << c->error()->body);
+    return c;
+}
 
 } // namespace gateway::test

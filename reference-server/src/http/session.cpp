@@ -35,13 +35,6 @@ private:
     net::request const& req_;
 };
 
-std::optional<std::string_view> header_of(net::request_header const& h, std::string_view name) {
-    auto const it = h.find(name);
-    if (it == h.end())
-        return std::nullopt;
-    return std::string_view(it->value());
-}
-
 net::response json_response(unsigned status, boost::json::value const& body, unsigned version) {
     net::response res{static_cast<http::status>(status), version};
     res.set(http::field::content_type, "application/json");
@@ -65,6 +58,13 @@ void sanitize(boost::json::value& v) {
 }
 
 } // namespace
+
+std::optional<std::string_view> header_of(net::request_header const& h, std::string_view name) {
+    auto const it = h.find(name);
+    if (it == h.end())
+        return std::nullopt;
+    return std::string_view(it->value());
+}
 
 std::string request_id_for(std::optional<std::string_view> client_value) {
     if (client_value && !client_value->empty() && client_value->size() <= 128 &&

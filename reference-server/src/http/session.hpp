@@ -49,6 +49,9 @@ private:
 /// else 32 random hex digits (one format for every answer, the server's own failures too).
 std::string request_id_for(std::optional<std::string_view> client_value);
 
+/// A header field's value, if the request has it.
+std::optional<std::string_view> header_of(net::request_header const& h, std::string_view name);
+
 /// A contract error as an HTTP response (status, JSON envelope, `Retry-After`).
 net::response error_response(api_error const& e, unsigned version);
 

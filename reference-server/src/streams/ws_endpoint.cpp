@@ -10,7 +10,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 
-#include <chrono>
 #include <map>
 #include <set>
 
@@ -22,19 +21,6 @@ using stream::client_frame;
 
 constexpr std::string_view live_path = "/ws/v1/perps";
 constexpr std::string_view testnet_path = "/ws/v1/testnet/perps";
-
-std::optional<std::string_view> header_of(net::request const& req, std::string_view name) {
-    auto const it = req.find(name);
-    if (it == req.end())
-        return std::nullopt;
-    return std::string_view(it->value());
-}
-
-std::int64_t wall_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-}
 
 /// One client connection's subscriptions; touched on the connection's strand only.
 struct client_state {
@@ -169,7 +155,7 @@ ws_endpoint::upgrade(net::request& req, net::tcp::endpoint const& remote,
              id = frame->id]() -> boost::asio::awaitable<void> {
                 call_context ctx;
                 ctx.testnet = state->testnet;
-                ctx.now_ms = wall_ms();
+                ctx.now_ms = time_.now_ms();
                 ctx.request_id = state->request_id;
                 result<bool> ok = make_error(errc::internal_error, "Internal error.");
                 try {

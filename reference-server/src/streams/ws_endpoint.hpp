@@ -17,6 +17,7 @@
 #include "streams/hub.hpp"
 
 #include <gateway/net/websocket.hpp>
+#include <gateway/util/clock.hpp>
 
 #include <boost/asio/awaitable.hpp>
 
@@ -32,10 +33,11 @@ struct ws_endpoint_options {
 class ws_endpoint {
 public:
     ws_endpoint(registry const& providers, api_key_gate const& gate, stream_hub& hub,
-                ws_endpoint_options options)
+                util::clock const& time, ws_endpoint_options options)
         : providers_(providers)
         , gate_(gate)
         , hub_(hub)
+        , time_(time)
         , options_(std::move(options)) {}
 
     /// Whether `target` (path and query) is one of the WebSocket paths.
@@ -52,6 +54,7 @@ private:
     registry const& providers_;
     api_key_gate const& gate_;
     stream_hub& hub_;
+    util::clock const& time_;
     ws_endpoint_options options_;
     std::shared_ptr<std::atomic<std::size_t>> connections_ =
         std::make_shared<std::atomic<std::size_t>>(0);
