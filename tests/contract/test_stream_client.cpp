@@ -39,18 +39,7 @@ constexpr auto deadline = std::chrono::seconds(20);
 constexpr sa::market_rules alpha_btc{0, 5, false, 40};
 
 gs::subscription sub(gs::channel c, std::string provider, std::string const& wallet = {}) {
-    gs::subscription s;
-    s.channel = c;
-    s.provider = std::move(provider);
-    if (c == gs::channel::trades || c == gs::channel::orderbook || c == gs::channel::candles)
-        s.symbol = "BTC";
-    if (c == gs::channel::orderbook)
-        s.depth = 5;
-    if (c == gs::channel::candles)
-        s.interval = "1m";
-    if (c == gs::channel::orders || c == gs::channel::fills)
-        s.address = wallet;
-    return s;
+    return gateway::test::sample_subscription(c, std::move(provider), 5, wallet);
 }
 
 constexpr gs::channel all_channels[] = {gs::channel::prices,    gs::channel::trades,

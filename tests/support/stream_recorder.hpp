@@ -25,6 +25,25 @@
 
 namespace gateway::test {
 
+/// A subscription of channel `c` with the fields that channel takes: symbol BTC, `depth`,
+/// interval 1m, `address`.
+inline stream::subscription sample_subscription(stream::channel c, std::string provider,
+                                                unsigned depth, std::string const& address) {
+    stream::subscription s;
+    s.channel = c;
+    s.provider = std::move(provider);
+    if (c == stream::channel::trades || c == stream::channel::orderbook ||
+        c == stream::channel::candles)
+        s.symbol = "BTC";
+    if (c == stream::channel::orderbook)
+        s.depth = depth;
+    if (c == stream::channel::candles)
+        s.interval = "1m";
+    if (c == stream::channel::orders || c == stream::channel::fills)
+        s.address = address;
+    return s;
+}
+
 struct stream_recorder {
     template <class T>
     struct event {

@@ -184,18 +184,8 @@ gs::subscription book_sub(std::string provider = "alpha") {
 }
 
 gs::subscription sub_of(gs::channel c, std::string provider = "alpha") {
-    gs::subscription s;
-    s.channel = c;
-    s.provider = std::move(provider);
-    if (c == gs::channel::trades || c == gs::channel::orderbook || c == gs::channel::candles)
-        s.symbol = "BTC";
-    if (c == gs::channel::orderbook)
-        s.depth = 20;
-    if (c == gs::channel::candles)
-        s.interval = "1m";
-    if (c == gs::channel::orders || c == gs::channel::fills)
-        s.address = "0x1111111111111111111111111111111111111111";
-    return s;
+    return gateway::test::sample_subscription(c, std::move(provider), 20,
+                                              "0x1111111111111111111111111111111111111111");
 }
 
 orderbook book_at(std::string const& bid) {
