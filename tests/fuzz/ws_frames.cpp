@@ -23,13 +23,29 @@ namespace {
 namespace gs = gateway::stream;
 using gateway::errc;
 
-/// The id echoed: exactly, except a floating-point id, which Boost 1.81's JSON parser reads back
-/// to within a few units of the last place (its number parsing is not correctly rounded).
+/// The id echoed: exactly, except floating-point numbers at any depth of an array or object id,
+/// which Boost 1.81's JSON parser reads back to within a few units of the last place (its number
+/// parsing is not correctly rounded).
 bool same_id(boost::json::value const& a, boost::json::value const& b) {
     if (a.is_double() && b.is_double()) {
         double const x = a.get_double();
         double const y = b.get_double();
         return x == y || std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y));
+    }
+    if (a.is_array() && b.is_array()) {
+        auto const& x = a.get_array();
+        auto const& y = b.get_array();
+        return x.size() == y.size() && std::equal(x.begin(), x.end(), y.begin(), same_id);
+    }
+    if (a.is_object() && b.is_object()) {
+        auto const& x = a.get_object();
+        auto const& y = b.get_object();
+        if (x.size() != y.size())
+            return false;
+        return std::all_of(x.begin(), x.end(), [&](auto const& kv) {
+            auto const* other = y.if_contains(kv.key());
+            return other && same_id(kv.value(), *other);
+        });
     }
     return a == b;
 }

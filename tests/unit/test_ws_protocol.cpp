@@ -46,6 +46,11 @@ TEST_CASE("ws protocol: client frames per channel", "[unit][ws]") {
     CHECK(f->id.is_null());
     CHECK(json::parse(pong_frame(f->id)).at("id").is_null());
 
+    // Any id is echoed, an array or object too; an infinity inside it becomes null.
+    f = parse_client_frame(R"({"id":{"n":[1,1e999],"s":"x"},"op":"ping"})");
+    REQUIRE(f.has_value());
+    CHECK(json::parse(pong_frame(f->id)).at("id") == json::parse(R"({"n":[1,null],"s":"x"})"));
+
     f = parse_client_frame(R"({"op":"ping"})");
     REQUIRE(f.has_value());
     CHECK(f->op == client_frame::op_kind::ping);

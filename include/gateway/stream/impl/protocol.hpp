@@ -116,6 +116,22 @@ inline result<subscription> subscription_from(boost::json::value const& v) {
         return field_error("subscription", "Field 'subscription' must be an object.");
     return read_subscription(*o);
 }
+
+/// Makes a client's id safe to echo: every number that overflowed to infinity, at any depth of
+/// an array or object id, becomes null, so every answer stays valid JSON. The parser's depth
+/// limit bounds the recursion.
+inline void make_echoable(boost::json::value& id) {
+    if (auto* d = id.if_double()) {
+        if (!std::isfinite(*d))
+            id = nullptr;
+    } else if (auto* a = id.if_array()) {
+        for (auto& e : *a)
+            make_echoable(e);
+    } else if (auto* o = id.if_object()) {
+        for (auto& kv : *o)
+            make_echoable(kv.value());
+    }
+}
 } // namespace detail
 
 GATEWAY_DECL std::string_view to_string(channel c) noexcept {
@@ -172,10 +188,7 @@ GATEWAY_DECL result<client_frame> parse_client_frame(std::string_view text,
     client_frame f;
     if (auto const* id = o.if_contains("id"))
         f.id = *id;
-    // An id JSON cannot write back (a number that overflowed to infinity) is echoed as null:
-    // every answer must stay valid JSON.
-    if (f.id.is_double() && !std::isfinite(f.id.get_double()))
-        f.id = nullptr;
+    detail::make_echoable(f.id);
     if (id_out)
         *id_out = f.id;
     auto op = detail::string_field(o, "op");
