@@ -2,29 +2,42 @@
 
 #include <gateway/net/url.hpp>
 #include <gateway/net/websocket.hpp>
+#include <gateway/net/ws_frame.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/ssl/host_name_verification.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core/buffers_to_string.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/ssl/ssl_stream.hpp>
-#include <boost/beast/websocket/ssl.hpp>
-#include <boost/beast/websocket/stream.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/string_body.hpp>
+#include <boost/beast/http/write.hpp>
 
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
 #include <openssl/ssl.h>
 
+#include <algorithm>
+#include <array>
 #include <atomic>
+#include <cctype>
+#include <cstring>
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <variant>
 
 namespace gateway::net {
@@ -32,91 +45,91 @@ namespace gateway::net {
 namespace ws_detail {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace websocket = boost::beast::websocket;
+namespace http = boost::beast::http;
+using tcp = asio::ip::tcp;
+using tls_socket = asio::ssl::stream<tcp::socket>;
 inline constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
-using plain_stream = websocket::stream<beast::tcp_stream>;
-using tls_stream = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
 
-template <class Ws>
-void apply_options(Ws& ws, ws_options const& o, beast::role_type role) {
-    beast::get_lowest_layer(ws).expires_never(); // the websocket stream keeps its own time
-    websocket::stream_base::timeout t = websocket::stream_base::timeout::suggested(role);
-    t.handshake_timeout = o.handshake_timeout;
-    if (o.peer_timeout.count() > 0) {
-        t.idle_timeout = o.peer_timeout;
-        t.keep_alive_pings = true;
-    } else {
-        t.idle_timeout = websocket::stream_base::none();
-        t.keep_alive_pings = false;
+/// Frames gathered into one write: a writer that fell behind catches up a batch per system call.
+inline constexpr std::size_t write_batch = 64 * 1024;
+/// Free room asked of each read: a server reads small client frames, a client bursts of frames.
+inline constexpr std::size_t server_read = 512;
+inline constexpr std::size_t client_read = 16 * 1024;
+/// An empty read buffer above this size is given back (a large message passed through).
+inline constexpr std::size_t read_keep = 32 * 1024;
+
+inline std::string base64(unsigned char const* data, std::size_t n) {
+    std::string out(4 * ((n + 2) / 3), '\0');
+    auto const written =
+        ::EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()), data, static_cast<int>(n));
+    out.resize(static_cast<std::size_t>(written));
+    return out;
+}
+
+/// Sec-WebSocket-Accept for a Sec-WebSocket-Key (RFC 6455 §4.2.2).
+inline std::string accept_key(std::string_view key) {
+    static constexpr std::string_view guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+    std::string text(key);
+    text.append(guid);
+    std::array<unsigned char, SHA_DIGEST_LENGTH> digest{};
+    ::SHA1(reinterpret_cast<unsigned char const*>(text.data()), text.size(), digest.data());
+    return base64(digest.data(), digest.size());
+}
+
+/// A client's key is the base64 of 16 bytes: 24 characters ending in "==".
+inline bool plausible_key(std::string_view key) {
+    if (key.size() != 24 || key.substr(22) != "==")
+        return false;
+    return std::all_of(key.begin(), key.begin() + 22, [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '/';
+    });
+}
+
+inline void random_bytes(unsigned char* out, std::size_t n) {
+    if (::RAND_bytes(out, static_cast<int>(n)) != 1)
+        throw std::runtime_error("websocket: no random bytes for a mask or key");
+}
+
+/// Whether a comma-separated header value holds `token` (case-insensitive).
+inline bool has_token(std::string_view value, std::string_view token) {
+    while (!value.empty()) {
+        auto const comma = value.find(',');
+        auto item = value.substr(0, comma);
+        while (!item.empty() && (item.front() == ' ' || item.front() == '\t'))
+            item.remove_prefix(1);
+        while (!item.empty() && (item.back() == ' ' || item.back() == '\t'))
+            item.remove_suffix(1);
+        if (beast::iequals(item, token))
+            return true;
+        if (comma == std::string_view::npos)
+            break;
+        value.remove_prefix(comma + 1);
     }
-    ws.set_option(t);
-    ws.read_message_max(o.max_message);
-    ws.auto_fragment(false);
-}
-/// Connect, TLS (wss), then the opening handshake, within `deadline`.
-template <class Ws>
-asio::awaitable<boost::system::error_code>
-open_steps(Ws& ws, asio::ip::tcp::resolver::results_type const& results,
-           std::chrono::steady_clock::time_point deadline, url const& u, std::string const& target,
-           std::vector<std::pair<std::string, std::string>> const& headers,
-           websocket::response_type& answer) {
-    auto& tcp = beast::get_lowest_layer(ws);
-    tcp.expires_at(deadline);
-    auto [cec, ep] = co_await tcp.async_connect(results, use_tuple);
-    if (cec)
-        co_return cec;
-    if constexpr (std::is_same_v<Ws, tls_stream>) {
-        auto& ssl = ws.next_layer();
-        if (!SSL_set_tlsext_host_name(ssl.native_handle(), u.host.c_str()))
-            co_return boost::system::error_code(static_cast<int>(::ERR_get_error()),
-                                                asio::error::get_ssl_category());
-        ssl.set_verify_callback(asio::ssl::host_name_verification(u.host));
-        auto [hec] = co_await ssl.async_handshake(asio::ssl::stream_base::client, use_tuple);
-        if (hec)
-            co_return hec;
-    }
-    ws.set_option(websocket::stream_base::decorator([headers](websocket::request_type& req) {
-        req.set(boost::beast::http::field::user_agent, "gateway-sdk");
-        for (auto const& [name, value] : headers)
-            req.set(name, value);
-    }));
-    auto [wec] = co_await ws.async_handshake(answer, u.authority(), target, use_tuple);
-    co_return wec;
-}
-
-template <class Ws>
-asio::awaitable<void> close_step(Ws& ws, websocket::close_reason const& cr) {
-    co_await ws.async_close(cr, use_tuple);
-}
-
-template <class Ws>
-asio::awaitable<std::tuple<boost::system::error_code, std::size_t>>
-write_step(Ws& ws, std::shared_ptr<std::string const> frame) {
-    ws.text(true);
-    co_return co_await ws.async_write(asio::buffer(*frame), use_tuple);
-}
-
-template <class Ws>
-asio::awaitable<std::tuple<boost::system::error_code, std::size_t>>
-read_step(Ws& ws, beast::flat_buffer& buffer) {
-    co_return co_await ws.async_read(buffer, use_tuple);
+    return false;
 }
 } // namespace ws_detail
 
 struct ws_session::impl {
-    template <class Ws>
-    impl(std::in_place_type_t<Ws> tag, ws_options o, auto&&... args)
-        : ws(tag, std::forward<decltype(args)>(args)...)
+    template <class Io, class... Args>
+    impl(std::in_place_type_t<Io> tag, bool is_client, ws_options o, Args&&... args)
+        : io(tag, std::forward<Args>(args)...)
+        , client(is_client)
         , opts(std::move(o))
-        , ex(std::visit([](auto& s) { return s.get_executor(); }, ws))
+        , ex(std::visit([](auto& s) { return s.get_executor(); }, io))
         , wake(ex)
-        , hard_close(ex) {}
+        , hard_close(ex)
+        , keepalive(ex)
+        , writer_done(ex)
+        , reader(!is_client, opts.max_message) {}
 
-    std::variant<ws_detail::plain_stream, ws_detail::tls_stream> ws;
+    std::variant<ws_detail::tcp::socket, ws_detail::tls_socket> io;
+    bool client;
     ws_options opts;
     boost::asio::any_io_executor ex;
-    boost::asio::steady_timer wake;       // the writer waits on it while the queue is empty
-    boost::asio::steady_timer hard_close; // a close the peer does not take in time
+    boost::asio::steady_timer wake;        // the writer waits on it while it has nothing to write
+    boost::asio::steady_timer hard_close;  // a close the peer does not take in time
+    boost::asio::steady_timer keepalive;   // pings a quiet peer, gives up on a silent one
+    boost::asio::steady_timer writer_done; // the reader waits on it for a last close frame
     // Guarded by `qm`: senders on any thread push without a handler each; the writer is woken
     // (one post) only when it waits on an empty queue.
     std::mutex qm;
@@ -124,16 +137,52 @@ struct ws_session::impl {
     bool writer_waiting = false;
     bool refusing = false; ///< closing or ended: frames are dropped
     // Strand-only:
-    std::optional<boost::beast::websocket::close_reason> pending_close;
+    std::string control; ///< framed pongs and pings, written before any data
+    std::optional<std::pair<std::uint16_t, std::string>> pending_close;
+    bool close_sent = false;  ///< the close frame is written (or being written)
+    bool peer_closed = false; ///< the peer's close frame arrived
+    bool timed_out = false;   ///< the peer was silent past peer_timeout
     bool ended = false;
     bool writer_running = false;
+    std::chrono::steady_clock::time_point last_rx = std::chrono::steady_clock::now();
+    std::vector<unsigned char> rbuf; ///< received bytes [rbeg, rend) not yet read as frames
+    std::size_t rbeg = 0;
+    std::size_t rend = 0;
+    net::ws_frame::reader reader;
     // Any thread:
     std::atomic<std::size_t> queued{0};
     std::atomic<bool> open{true};
 
     void shut_transport() {
         boost::system::error_code ignored;
-        std::visit([&](auto& s) { boost::beast::get_lowest_layer(s).socket().close(ignored); }, ws);
+        std::visit([&](auto& s) { s.lowest_layer().close(ignored); }, io);
+    }
+
+    /// Appends one frame to `out`, masked with a fresh key on the client side.
+    void frame(std::string& out, net::ws_frame::opcode op, std::string_view payload) const {
+        if (!client) {
+            net::ws_frame::append_frame(out, op, payload);
+            return;
+        }
+        std::array<unsigned char, 4> key{};
+        ws_detail::random_bytes(key.data(), key.size());
+        net::ws_frame::append_frame(out, op, payload, &key);
+    }
+
+    /// Starts the closing handshake (strand): what is queued is dropped, the writer sends the
+    /// close frame next.
+    void begin_close(std::uint16_t code, std::string reason) {
+        if (pending_close || ended)
+            return;
+        open = false;
+        pending_close.emplace(code, std::move(reason));
+        {
+            std::lock_guard lock(qm);
+            refusing = true;
+            queued.fetch_sub(queue.size(), std::memory_order_relaxed);
+            queue.clear();
+        }
+        wake.cancel();
     }
 };
 
@@ -187,25 +236,7 @@ GATEWAY_IO_DECL void ws_session::close(std::uint16_t code, std::string reason) {
         return;
     boost::asio::post(impl_->ex,
                       [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
-                          auto& i = *self->impl_;
-                          if (i.ended)
-                              return;
-                          boost::beast::websocket::close_reason cr(code);
-                          cr.reason = std::move(reason);
-                          i.pending_close = std::move(cr);
-                          {
-                              std::lock_guard lock(i.qm);
-                              i.refusing = true;
-                              i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
-                              i.queue.clear();
-                          }
-                          i.wake.cancel();
-                          // A peer that reads nothing never lets the close frame out: cut it off.
-                          i.hard_close.expires_after(i.opts.handshake_timeout);
-                          i.hard_close.async_wait([self](boost::system::error_code ec) {
-                              if (!ec)
-                                  self->impl_->shut_transport();
-                          });
+                          self->impl_->begin_close(code, std::move(reason));
                       });
 }
 
@@ -218,98 +249,220 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::run(message_handler o
 }
 
 GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler on_message) {
-    namespace beast = boost::beast;
-    namespace websocket = beast::websocket;
+    namespace asio = boost::asio;
+    namespace wf = net::ws_frame;
     using ws_detail::use_tuple;
     auto self = shared_from_this();
     auto& i = *impl_;
+    i.last_rx = std::chrono::steady_clock::now();
 
-    // The writer: one write at a time, in queue order, then the close frame if one is pending.
+    // The writer: the control frames, then as many queued frames as fit one batch, in one
+    // write; after the close frame, nothing.
     i.writer_running = true;
-    boost::asio::co_spawn(
+    asio::co_spawn(
         i.ex,
-        [self]() -> boost::asio::awaitable<void> {
+        [self]() -> asio::awaitable<void> {
             auto& w = *self->impl_;
-            while (!w.ended) {
+            while (!w.ended && !w.close_sent) {
+                std::string out;
+                std::size_t frames = 0;
+                out.swap(w.control);
                 if (w.pending_close) {
-                    auto const cr = *w.pending_close;
-                    if (auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws))
-                        co_await ws_detail::close_step(*plain, cr);
-                    else
-                        co_await ws_detail::close_step(std::get<ws_detail::tls_stream>(w.ws), cr);
-                    break;
-                }
-                std::shared_ptr<std::string const> frame;
-                {
+                    w.frame(out, wf::opcode::close,
+                            wf::close_payload(w.pending_close->first, w.pending_close->second));
+                    w.close_sent = true;
+                } else {
                     std::lock_guard lock(w.qm);
-                    if (!w.queue.empty()) {
-                        frame = std::move(w.queue.front());
+                    while (!w.queue.empty() &&
+                           (out.empty() || out.size() + w.queue.front()->size() + wf::max_header <=
+                                               ws_detail::write_batch)) {
+                        w.frame(out, wf::opcode::text, *w.queue.front());
                         w.queue.pop_front();
-                    } else {
-                        w.writer_waiting = true;
+                        ++frames;
                     }
+                    if (out.empty())
+                        w.writer_waiting = true;
                 }
-                if (frame) {
-                    std::tuple<boost::system::error_code, std::size_t> written;
-                    if (auto* plain = std::get_if<ws_detail::plain_stream>(&w.ws))
-                        written = co_await ws_detail::write_step(*plain, frame);
-                    else
-                        written = co_await ws_detail::write_step(
-                            std::get<ws_detail::tls_stream>(w.ws), frame);
-                    auto const ec = std::get<0>(written);
-                    w.queued.fetch_sub(1, std::memory_order_relaxed);
-                    if (ec)
-                        break;
+                if (out.empty()) {
+                    w.wake.expires_at(asio::steady_timer::time_point::max());
+                    co_await w.wake.async_wait(use_tuple);
                     continue;
                 }
-                w.wake.expires_at(boost::asio::steady_timer::time_point::max());
-                co_await w.wake.async_wait(use_tuple);
+                auto write = std::visit(
+                    [&](auto& s) { return asio::async_write(s, asio::buffer(out), use_tuple); },
+                    w.io);
+                auto const [ec, n] = co_await std::move(write);
+                w.queued.fetch_sub(frames, std::memory_order_relaxed);
+                if (ec) {
+                    w.shut_transport();
+                    break;
+                }
+            }
+            if (w.close_sent && !w.ended) {
+                if (!w.peer_closed) {
+                    // A peer that never answers the close is cut off.
+                    w.hard_close.expires_after(w.opts.handshake_timeout);
+                    w.hard_close.async_wait([self](boost::system::error_code ec) {
+                        if (!ec)
+                            self->impl_->shut_transport();
+                    });
+                }
             }
             w.writer_running = false;
+            w.writer_done.cancel();
         },
-        boost::asio::detached);
+        asio::detached);
+
+    // Pings a quiet peer at half peer_timeout; a peer silent for all of it is taken for dead.
+    if (i.opts.peer_timeout.count() > 0) {
+        asio::co_spawn(
+            i.ex,
+            [self]() -> asio::awaitable<void> {
+                auto& k = *self->impl_;
+                auto const half = k.opts.peer_timeout / 2;
+                while (!k.ended) {
+                    k.keepalive.expires_after(half);
+                    co_await k.keepalive.async_wait(use_tuple);
+                    if (k.ended || k.close_sent)
+                        break;
+                    auto const idle = std::chrono::steady_clock::now() - k.last_rx;
+                    if (idle >= k.opts.peer_timeout) {
+                        k.timed_out = true;
+                        k.shut_transport();
+                        break;
+                    }
+                    if (idle >= half && !k.pending_close) {
+                        k.frame(k.control, wf::opcode::ping, {});
+                        k.wake.cancel();
+                    }
+                }
+            },
+            asio::detached);
+    }
 
     ws_end end;
-    beast::flat_buffer buffer;
-    for (;;) {
-        std::tuple<boost::system::error_code, std::size_t> got;
-        if (auto* plain = std::get_if<ws_detail::plain_stream>(&i.ws))
-            got = co_await ws_detail::read_step(*plain, buffer);
-        else
-            got = co_await ws_detail::read_step(std::get<ws_detail::tls_stream>(i.ws), buffer);
-        auto const ec = std::get<0>(got);
-        if (ec) {
-            auto const cr = std::visit([](auto& s) { return s.reason(); }, i.ws);
-            if (ec == websocket::error::closed || cr.code != websocket::close_code::none) {
-                // The peer's close frame arrived (even when the transport then broke).
-                end.code = cr.code;
-                end.reason = std::string(cr.reason.data(), cr.reason.size());
-                end.by_peer = !i.pending_close;
-            } else if (ec == websocket::error::message_too_big) {
-                end.code = ws_code::too_big; // Beast has sent the close frame
-                end.reason = "message over " + std::to_string(i.opts.max_message) + " bytes";
-            } else {
-                end.code = i.pending_close ? i.pending_close->code : 0;
-                end.reason = i.pending_close ? std::string(i.pending_close->reason.data(),
-                                                           i.pending_close->reason.size())
-                                             : ec.message();
-                end.by_peer = !i.pending_close;
+    bool done = false;
+    bool transport_ok = true;
+    while (!done) {
+        std::size_t consumed = 0;
+        auto const ev = i.reader.next(i.rbuf.data() + i.rbeg, i.rend - i.rbeg, consumed);
+        i.rbeg += consumed;
+        switch (ev.what) {
+        case wf::event::kind::need_more: {
+            if (consumed > 0)
+                break; // a fragment was taken in
+            // Move what is left to the front, give back a large buffer, make room, read.
+            std::size_t const have = i.rend - i.rbeg;
+            if (have == 0) {
+                i.rbeg = i.rend = 0;
+                if (i.rbuf.size() > ws_detail::read_keep)
+                    std::vector<unsigned char>().swap(i.rbuf);
+            } else if (i.rbeg > 0) {
+                std::memmove(i.rbuf.data(), i.rbuf.data() + i.rbeg, have);
+                i.rbeg = 0;
+                i.rend = have;
             }
+            std::size_t const room = i.client ? ws_detail::client_read : ws_detail::server_read;
+            std::size_t const want = std::max(ev.frame_size, i.rend + room);
+            if (i.rbuf.size() < want)
+                i.rbuf.resize(want);
+            auto read = std::visit(
+                [&](auto& s) {
+                    return s.async_read_some(
+                        asio::buffer(i.rbuf.data() + i.rend, i.rbuf.size() - i.rend), use_tuple);
+                },
+                i.io);
+            auto const [ec, n] = co_await std::move(read);
+            if (ec) {
+                transport_ok = false;
+                if (i.pending_close) {
+                    end.code = i.pending_close->first;
+                    end.reason = i.pending_close->second;
+                } else {
+                    end.reason = i.timed_out
+                                     ? "no frame from the peer for " +
+                                           std::to_string(i.opts.peer_timeout.count()) + " ms"
+                                     : ec.message();
+                    end.by_peer = true;
+                }
+                done = true;
+                break;
+            }
+            i.last_rx = std::chrono::steady_clock::now();
+            i.rend += n;
             break;
         }
-        auto const data = buffer.cdata();
-        on_message(std::string_view(static_cast<char const*>(data.data()), data.size()));
-        buffer.consume(buffer.size());
+        case wf::event::kind::message:
+            if (!i.pending_close)
+                on_message(ev.payload);
+            i.reader.release();
+            break;
+        case wf::event::kind::ping:
+            if (!i.pending_close) {
+                i.frame(i.control, wf::opcode::pong, ev.payload);
+                i.wake.cancel();
+            }
+            break;
+        case wf::event::kind::pong:
+            break;
+        case wf::event::kind::close:
+            // The peer's close: the answer to ours, or its own, which is echoed.
+            end.code = ev.code;
+            end.reason = std::string(ev.payload);
+            end.by_peer = !i.pending_close;
+            i.peer_closed = true;
+            i.begin_close(ev.code == 1005 ? std::uint16_t{0} : ev.code, {});
+            done = true;
+            break;
+        case wf::event::kind::fail:
+            end.code = ev.code;
+            end.reason = ev.code == ws_code::too_big
+                             ? "message over " + std::to_string(i.opts.max_message) + " bytes"
+                             : std::string(ev.payload);
+            i.begin_close(end.code, end.reason);
+            done = true;
+            break;
+        }
     }
     i.open = false;
-    i.ended = true;
     {
         std::lock_guard lock(i.qm);
         i.refusing = true;
         i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
         i.queue.clear();
     }
+    // A close frame still to go out (an echo, or 1009/1002) gets the close timeout to leave.
+    if (i.writer_running && i.pending_close) {
+        i.wake.cancel();
+        i.writer_done.expires_after(i.opts.handshake_timeout);
+        co_await i.writer_done.async_wait(use_tuple);
+    }
+    if (transport_ok && i.close_sent && !i.writer_running) {
+        // Linger: send FIN and read until the peer closes too (within the close timeout), so
+        // that the last frames are not lost to a reset from unread data.
+        boost::system::error_code ignored;
+        std::visit(
+            [&](auto& s) {
+                s.lowest_layer().shutdown(ws_detail::tcp::socket::shutdown_send, ignored);
+            },
+            i.io);
+        i.hard_close.expires_after(i.opts.handshake_timeout);
+        i.hard_close.async_wait([self](boost::system::error_code ec) {
+            if (!ec)
+                self->impl_->shut_transport();
+        });
+        i.rbuf.resize(std::max<std::size_t>(i.rbuf.size(), ws_detail::server_read));
+        for (;;) {
+            auto read = std::visit(
+                [&](auto& s) { return s.async_read_some(asio::buffer(i.rbuf), use_tuple); }, i.io);
+            auto const [ec, n] = co_await std::move(read);
+            if (ec)
+                break;
+        }
+    }
+    i.ended = true;
     i.wake.cancel();
+    i.keepalive.cancel();
     i.hard_close.cancel();
     i.shut_transport(); // ends a write the peer never takes
     co_return end;
@@ -317,16 +470,38 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
 
 GATEWAY_IO_DECL boost::asio::awaitable<std::shared_ptr<ws_session>>
 ws_upgrade::accept(ws_options const& options) {
-    namespace websocket = boost::beast::websocket;
-    auto p = std::make_unique<ws_session::impl>(std::in_place_type<ws_detail::plain_stream>,
-                                                options, std::move(stream_));
+    namespace http = boost::beast::http;
+    using ws_detail::use_tuple;
     taken_ = true;
-    auto& ws = std::get<ws_detail::plain_stream>(p->ws);
-    ws_detail::apply_options(ws, options, boost::beast::role_type::server);
-    auto [ec] = co_await ws.async_accept(req_, ws_detail::use_tuple);
+    ws_detail::tcp::socket socket = stream_.release_socket();
+    auto const key = req_[http::field::sec_websocket_key];
+    bool const version_ok = req_[http::field::sec_websocket_version] == "13";
+    if (!version_ok || !ws_detail::plausible_key(key)) {
+        // RFC 6455 §4.2.2: a version we do not speak is answered 426 with the one we do.
+        http::response<http::string_body> res{version_ok ? http::status::bad_request
+                                                         : http::status::upgrade_required,
+                                              req_.version()};
+        if (!version_ok)
+            res.set(http::field::sec_websocket_version, "13");
+        res.set(http::field::content_type, "text/plain");
+        res.body() = version_ok ? "Sec-WebSocket-Key is missing or malformed.\n"
+                                : "Only WebSocket version 13 is spoken here.\n";
+        res.keep_alive(false);
+        res.prepare_payload();
+        co_await http::async_write(socket, res, use_tuple);
+        boost::system::error_code ignored;
+        socket.shutdown(ws_detail::tcp::socket::shutdown_both, ignored);
+        co_return nullptr;
+    }
+    http::response<http::empty_body> res{http::status::switching_protocols, 11};
+    res.set(http::field::upgrade, "websocket");
+    res.set(http::field::connection, "Upgrade");
+    res.set(http::field::sec_websocket_accept, ws_detail::accept_key(key));
+    auto [ec, n] = co_await http::async_write(socket, res, use_tuple);
     if (ec)
         co_return nullptr;
-    auto session = std::make_shared<ws_session>(std::move(p));
+    auto session = std::make_shared<ws_session>(std::make_unique<ws_session::impl>(
+        std::in_place_type<ws_detail::tcp::socket>, false, options, std::move(socket)));
     abort_ = [weak = std::weak_ptr<ws_session>(session)] {
         if (auto s = weak.lock())
             s->close(ws_code::going_away, "server stopping");
@@ -334,13 +509,135 @@ ws_upgrade::accept(ws_options const& options) {
     co_return session;
 }
 
+namespace ws_detail {
+/// Connect, TLS (wss), then the opening handshake, on the session's strand; `answer` keeps a
+/// refusal's status and body, `early` the bytes that came after the 101.
+template <class Io>
+asio::awaitable<std::optional<std::string>>
+open_steps(Io& io, tcp::resolver::results_type const& results, url const& u,
+           std::string const& target,
+           std::vector<std::pair<std::string, std::string>> const& headers,
+           http::response<http::string_body>& answer, beast::flat_buffer& early) {
+    auto& socket = io.lowest_layer();
+    auto [cec, ep] = co_await asio::async_connect(socket, results, use_tuple);
+    if (cec)
+        co_return cec.message();
+    if constexpr (std::is_same_v<Io, tls_socket>) {
+        if (!SSL_set_tlsext_host_name(io.native_handle(), u.host.c_str()))
+            co_return "TLS server name not accepted";
+        io.set_verify_callback(asio::ssl::host_name_verification(u.host));
+        auto [hec] = co_await io.async_handshake(asio::ssl::stream_base::client, use_tuple);
+        if (hec)
+            co_return hec.message();
+    }
+    std::array<unsigned char, 16> nonce{};
+    random_bytes(nonce.data(), nonce.size());
+    std::string const key = base64(nonce.data(), nonce.size());
+    http::request<http::empty_body> req{http::verb::get, target, 11};
+    req.set(http::field::host, u.authority());
+    req.set(http::field::upgrade, "websocket");
+    req.set(http::field::connection, "Upgrade");
+    req.set(http::field::sec_websocket_key, key);
+    req.set(http::field::sec_websocket_version, "13");
+    req.set(http::field::user_agent, "gateway-sdk");
+    for (auto const& [name, value] : headers)
+        req.set(name, value);
+    auto [wec, wn] = co_await http::async_write(io, req, use_tuple);
+    if (wec)
+        co_return wec.message();
+    http::response_parser<http::string_body> parser;
+    parser.body_limit(64 * 1024);
+    parser.skip(false);
+    auto [rec, rn] = co_await http::async_read(io, early, parser, use_tuple);
+    if (rec)
+        co_return rec.message();
+    answer = parser.release();
+    if (answer.result() != http::status::switching_protocols)
+        co_return std::nullopt; // refused: the caller reports the status and body
+    if (!has_token(answer[http::field::upgrade], "websocket") ||
+        !has_token(answer[http::field::connection], "upgrade") ||
+        answer[http::field::sec_websocket_accept] != accept_key(key))
+        co_return "the answer is not a WebSocket upgrade";
+    co_return std::nullopt;
+}
+} // namespace ws_detail
+
+namespace ws_detail {
+using connect_outcome = boost::system::result<std::shared_ptr<ws_session>, ws_connect_error>;
+
+/// ws_connect's steps, all on the session's strand, so that the deadline's close cannot race
+/// an operation being started.
+inline asio::awaitable<connect_outcome>
+connect_steps(asio::any_io_executor strand, url u, std::string target, ws_connect_options options) {
+    using failure = ws_connect_error;
+    asio::ip::tcp::resolver resolver(strand);
+    auto [rec, results] = co_await resolver.async_resolve(u.host, u.port, use_tuple);
+    if (rec)
+        co_return failure{"resolve " + u.host + ": " + rec.message(), 0, {}};
+    std::unique_ptr<ws_session::impl> p;
+    if (u.tls()) {
+        auto tls = options.tls;
+        if (!tls) {
+            tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+            tls->set_default_verify_paths();
+            tls->set_verify_mode(asio::ssl::verify_peer);
+        }
+        p = std::make_unique<ws_session::impl>(std::in_place_type<ws_detail::tls_socket>, true,
+                                               options.session, strand, *tls);
+    } else {
+        p = std::make_unique<ws_session::impl>(std::in_place_type<ws_detail::tcp::socket>, true,
+                                               options.session, strand);
+    }
+    // The deadline covers connect, TLS and the handshake: past it the socket is closed,
+    // which ends whichever step is under way.
+    auto expired = std::make_shared<bool>(false);
+    asio::steady_timer deadline(strand, options.timeout);
+    deadline.async_wait([expired, io = p.get()](boost::system::error_code ec) {
+        if (!ec && !*expired) {
+            *expired = true;
+            io->shut_transport();
+        }
+    });
+    http::response<http::string_body> answer;
+    beast::flat_buffer early;
+    std::optional<std::string> broke;
+    if (auto* plain = std::get_if<ws_detail::tcp::socket>(&p->io)) {
+        auto opening =
+            ws_detail::open_steps(*plain, results, u, target, options.headers, answer, early);
+        broke = co_await std::move(opening);
+    } else {
+        auto opening = ws_detail::open_steps(std::get<ws_detail::tls_socket>(p->io), results, u,
+                                             target, options.headers, answer, early);
+        broke = co_await std::move(opening);
+    }
+    bool const timed_out = *expired;
+    *expired = true; // the deadline's handler, if already queued, leaves the socket alone
+    deadline.cancel();
+    if (timed_out)
+        broke = "timed out after " + std::to_string(options.timeout.count()) + " ms";
+    if (broke) // the origin only: a path may carry a secret (a listen key, a query key)
+        co_return failure{"connect to " + u.scheme + "://" + u.authority() + ": " + *broke, 0, {}};
+    if (answer.result() != http::status::switching_protocols) {
+        failure f;
+        f.status = answer.result_int();
+        f.body = answer.body();
+        f.message = "handshake refused with HTTP " + std::to_string(f.status);
+        co_return f;
+    }
+    // Frames the server sent right behind its 101 are the session's first bytes.
+    auto const data = early.cdata();
+    p->rbuf.assign(static_cast<unsigned char const*>(data.data()),
+                   static_cast<unsigned char const*>(data.data()) + data.size());
+    p->rend = p->rbuf.size();
+    co_return std::make_shared<ws_session>(std::move(p));
+}
+} // namespace ws_detail
+
 GATEWAY_IO_DECL
 boost::asio::awaitable<boost::system::result<std::shared_ptr<ws_session>, ws_connect_error>>
 ws_connect(boost::asio::any_io_executor ex, std::string_view text, ws_connect_options options) {
     namespace asio = boost::asio;
     namespace beast = boost::beast;
-    namespace websocket = beast::websocket;
-    using ws_detail::use_tuple;
     using failure = ws_connect_error;
 
     // url::parse takes no query: split it off the target.
@@ -355,50 +652,10 @@ ws_connect(boost::asio::any_io_executor ex, std::string_view text, ws_connect_op
     std::string const target = (u->prefix.empty() ? "/" : u->prefix) + std::string(query);
     auto const strand = asio::make_strand(ex);
 
-    asio::ip::tcp::resolver resolver(strand);
-    auto [rec, results] = co_await resolver.async_resolve(u->host, u->port, use_tuple);
-    if (rec)
-        co_return failure{"resolve " + u->host + ": " + rec.message(), 0, {}};
-
-    std::unique_ptr<ws_session::impl> p;
-    if (u->tls()) {
-        auto tls = options.tls;
-        if (!tls) {
-            tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-            tls->set_default_verify_paths();
-            tls->set_verify_mode(asio::ssl::verify_peer);
-        }
-        p = std::make_unique<ws_session::impl>(std::in_place_type<ws_detail::tls_stream>,
-                                               options.session, strand, *tls);
-    } else {
-        p = std::make_unique<ws_session::impl>(std::in_place_type<ws_detail::plain_stream>,
-                                               options.session, strand);
-    }
-    auto const deadline = std::chrono::steady_clock::now() + options.timeout;
-    websocket::response_type answer;
-    boost::system::error_code ec;
-    if (auto* plain = std::get_if<ws_detail::plain_stream>(&p->ws))
-        ec = co_await ws_detail::open_steps(*plain, results, deadline, *u, target, options.headers,
-                                            answer);
-    else
-        ec = co_await ws_detail::open_steps(std::get<ws_detail::tls_stream>(p->ws), results,
-                                            deadline, *u, target, options.headers, answer);
-    if (ec) {
-        failure f;
-        if (ec == websocket::error::upgrade_declined) { // the server answered, not with 101
-            f.status = answer.result_int();
-            f.body = answer.body();
-            f.message = "handshake refused with HTTP " + std::to_string(f.status);
-        } else {
-            // The origin only: a path may carry a secret (a listen key, a query key).
-            f.message = "connect to " + u->scheme + "://" + u->authority() + ": " + ec.message();
-        }
-        co_return f;
-    }
-    std::visit(
-        [&](auto& ws) { ws_detail::apply_options(ws, options.session, beast::role_type::client); },
-        p->ws);
-    co_return std::make_shared<ws_session>(std::move(p));
+    auto opened =
+        asio::co_spawn(strand, ws_detail::connect_steps(strand, *u, target, std::move(options)),
+                       asio::use_awaitable);
+    co_return co_await std::move(opened);
 }
 
 } // namespace gateway::net
