@@ -91,7 +91,9 @@ void check_server(std::string_view text) {
         FUZZ_CHECK(back && back->what == kind::data && back->sub == f->sub);
         if (f->sub.channel == gs::channel::orderbook)
             FUZZ_CHECK(back->seq == f->seq);
-        FUZZ_CHECK(back->data.kind() == f->data.kind()); // doubles: see same_id
+        auto written = f->data; // what the writer makes of it: infinities become null
+        gs::detail::null_non_finite(written);
+        FUZZ_CHECK(back->data.kind() == written.kind()); // doubles: see same_id
         break;
     }
     case kind::status: {

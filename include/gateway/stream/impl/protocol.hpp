@@ -29,8 +29,26 @@ inline bool needs_address(channel c) {
     return c == channel::orders || c == channel::fills;
 }
 
-inline std::string frame_text(boost::json::object const& o) {
-    return boost::json::serialize(o);
+/// Replaces every number that overflowed to infinity, at any depth, with null: JSON cannot write
+/// it (Boost 1.81 writes `Infinity`). The parser's depth limit bounds the recursion.
+inline void null_non_finite(boost::json::value& v) {
+    if (auto* d = v.if_double()) {
+        if (!std::isfinite(*d))
+            v = nullptr;
+    } else if (auto* a = v.if_array()) {
+        for (auto& e : *a)
+            null_non_finite(e);
+    } else if (auto* o = v.if_object()) {
+        for (auto& kv : *o)
+            null_non_finite(kv.value());
+    }
+}
+
+/// Every frame is written here: valid JSON whatever numbers it was given.
+inline std::string frame_text(boost::json::object o) {
+    boost::json::value v(std::move(o));
+    null_non_finite(v);
+    return boost::json::serialize(v);
 }
 
 /// A required string field of a client frame.
@@ -117,21 +135,6 @@ inline result<subscription> subscription_from(boost::json::value const& v) {
     return read_subscription(*o);
 }
 
-/// Makes a client's id safe to echo: every number that overflowed to infinity, at any depth of
-/// an array or object id, becomes null, so every answer stays valid JSON. The parser's depth
-/// limit bounds the recursion.
-inline void make_echoable(boost::json::value& id) {
-    if (auto* d = id.if_double()) {
-        if (!std::isfinite(*d))
-            id = nullptr;
-    } else if (auto* a = id.if_array()) {
-        for (auto& e : *a)
-            make_echoable(e);
-    } else if (auto* o = id.if_object()) {
-        for (auto& kv : *o)
-            make_echoable(kv.value());
-    }
-}
 } // namespace detail
 
 GATEWAY_DECL std::string_view to_string(channel c) noexcept {
@@ -188,7 +191,7 @@ GATEWAY_DECL result<client_frame> parse_client_frame(std::string_view text,
     client_frame f;
     if (auto const* id = o.if_contains("id"))
         f.id = *id;
-    detail::make_echoable(f.id);
+    detail::null_non_finite(f.id);
     if (id_out)
         *id_out = f.id;
     auto op = detail::string_field(o, "op");
@@ -228,9 +231,9 @@ GATEWAY_DECL std::string subscribe_frame(client_frame::op_kind op, subscription 
         boost::json::object ping;
         ping["id"] = id;
         ping["op"] = "ping";
-        return detail::frame_text(ping);
+        return detail::frame_text(std::move(ping));
     }
-    return detail::frame_text(o);
+    return detail::frame_text(std::move(o));
 }
 
 GATEWAY_DECL std::string ack_frame(boost::json::value const& id, bool subscribed,
@@ -239,7 +242,7 @@ GATEWAY_DECL std::string ack_frame(boost::json::value const& id, bool subscribed
     o["id"] = id;
     o["type"] = subscribed ? "subscribed" : "unsubscribed";
     o["subscription"] = to_json(s);
-    return detail::frame_text(o);
+    return detail::frame_text(std::move(o));
 }
 
 GATEWAY_DECL std::string error_frame(boost::json::value const& id, api_error const& e) {
@@ -247,14 +250,14 @@ GATEWAY_DECL std::string error_frame(boost::json::value const& id, api_error con
     o["id"] = id;
     o["type"] = "error";
     o["error"] = to_json(e).as_object()["error"];
-    return detail::frame_text(o);
+    return detail::frame_text(std::move(o));
 }
 
 GATEWAY_DECL std::string pong_frame(boost::json::value const& id) {
     boost::json::object o;
     o["id"] = id;
     o["type"] = "pong";
-    return detail::frame_text(o);
+    return detail::frame_text(std::move(o));
 }
 
 GATEWAY_DECL std::string_view to_string(stream_status s) noexcept {
@@ -276,7 +279,7 @@ GATEWAY_DECL std::string status_frame(subscription const& s, stream_status statu
     o["subscription"] = to_json(s);
     o["status"] = to_string(status);
     o["message"] = message;
-    return detail::frame_text(o);
+    return detail::frame_text(std::move(o));
 }
 
 GATEWAY_DECL std::string data_frame(subscription const& s, boost::json::value const& data,
@@ -295,7 +298,7 @@ GATEWAY_DECL std::string data_frame(subscription const& s, boost::json::value co
     if (s.channel == channel::candles)
         o["interval"] = s.interval;
     o["data"] = data;
-    return detail::frame_text(o);
+    return detail::frame_text(std::move(o));
 }
 
 GATEWAY_DECL result<server_frame> parse_server_frame(std::string_view text) {
