@@ -100,8 +100,28 @@ public:
     explicit ws_session(std::unique_ptr<impl> p);
 
 private:
+    friend class ws_send_batch;
     boost::asio::awaitable<ws_end> serve(message_handler on_message);
+    void start_writer(); ///< posts the writer's start to the strand
     std::unique_ptr<impl> impl_;
+};
+
+/**
+ * While one lives on this thread, a `send()` that would start an idle writer leaves the start to
+ * the end of its scope: a fan-out of several frames to the same sessions starts each writer
+ * once, and each session writes them in one system call. Nested scopes join the outer one. For
+ * synchronous scopes only, never across a `co_await`.
+ */
+class ws_send_batch {
+public:
+    ws_send_batch();
+    ~ws_send_batch();
+    ws_send_batch(ws_send_batch const&) = delete;
+    ws_send_batch& operator=(ws_send_batch const&) = delete;
+
+private:
+    std::vector<std::shared_ptr<ws_session>> started_;
+    bool outer_ = false;
 };
 
 /// The handshake step of an upgrade request, handed to the server's upgrade hook.

@@ -107,6 +107,8 @@ inline bool has_token(std::string_view value, std::string_view token) {
     }
     return false;
 }
+/// The innermost ws_send_batch of this thread, if any: the sessions whose writers it starts.
+inline thread_local std::vector<std::shared_ptr<ws_session>>* current_batch = nullptr;
 } // namespace ws_detail
 
 struct ws_session::impl {
@@ -116,7 +118,6 @@ struct ws_session::impl {
         , client(is_client)
         , opts(std::move(o))
         , ex(std::visit([](auto& s) { return s.get_executor(); }, io))
-        , wake(ex)
         , hard_close(ex)
         , keepalive(ex)
         , writer_done(ex)
@@ -126,15 +127,14 @@ struct ws_session::impl {
     bool client;
     ws_options opts;
     boost::asio::any_io_executor ex;
-    boost::asio::steady_timer wake;        // the writer waits on it while it has nothing to write
     boost::asio::steady_timer hard_close;  // a close the peer does not take in time
     boost::asio::steady_timer keepalive;   // pings a quiet peer, gives up on a silent one
     boost::asio::steady_timer writer_done; // the reader waits on it for a last close frame
-    // Guarded by `qm`: senders on any thread push without a handler each; the writer is woken
-    // (one post) only when it waits on an empty queue.
+    // Guarded by `qm`: senders on any thread push without a handler each; the writer is started
+    // (one post) only when it is idle.
     std::mutex qm;
     std::deque<std::shared_ptr<std::string const>> queue;
-    bool writer_waiting = false;
+    bool writer_idle = true;
     bool refusing = false; ///< closing or ended: frames are dropped
     // Strand-only:
     std::string control; ///< framed pongs and pings, written before any data
@@ -143,7 +143,9 @@ struct ws_session::impl {
     bool peer_closed = false; ///< the peer's close frame arrived
     bool timed_out = false;   ///< the peer was silent past peer_timeout
     bool ended = false;
-    bool writer_running = false;
+    bool writing = false;         ///< a write is in flight
+    bool writer_finished = false; ///< the close frame is out, or a write failed: no more writes
+    std::string wbuf;             ///< the batch being written
     std::chrono::steady_clock::time_point last_rx = std::chrono::steady_clock::now();
     std::vector<unsigned char> rbuf; ///< received bytes [rbeg, rend) not yet read as frames
     std::size_t rbeg = 0;
@@ -171,7 +173,8 @@ struct ws_session::impl {
 
     /// Starts the closing handshake (strand): what is queued is dropped, the writer sends the
     /// close frame next.
-    void begin_close(std::uint16_t code, std::string reason) {
+    void begin_close(std::uint16_t code, std::string reason,
+                     std::shared_ptr<ws_session> const& owner) {
         if (pending_close || ended)
             return;
         open = false;
@@ -182,7 +185,77 @@ struct ws_session::impl {
             queued.fetch_sub(queue.size(), std::memory_order_relaxed);
             queue.clear();
         }
-        wake.cancel();
+        kick(owner);
+    }
+
+    /// Starts the writer if it is idle (strand); `owner` keeps the session alive meanwhile.
+    void kick(std::shared_ptr<ws_session> const& owner) {
+        if (!writing && !writer_finished && !ended)
+            write_next(owner);
+    }
+
+    /// The writer (strand): the control frames, then the close frame or as many queued frames
+    /// as fit one batch, in one write. Idle when there is nothing to write.
+    void write_next(std::shared_ptr<ws_session> const& owner) {
+        namespace wf = net::ws_frame;
+        if (writing || writer_finished || ended)
+            return;
+        wbuf.clear();
+        wbuf.swap(control);
+        std::size_t frames = 0;
+        bool closing = false;
+        if (pending_close && !close_sent) {
+            frame(wbuf, wf::opcode::close,
+                  wf::close_payload(pending_close->first, pending_close->second));
+            close_sent = closing = true;
+        } else if (!close_sent) {
+            std::lock_guard lock(qm);
+            std::size_t bytes = wbuf.size();
+            std::size_t n = 0;
+            for (auto const& f : queue) {
+                if (n > 0 && bytes + f->size() + wf::max_header > ws_detail::write_batch)
+                    break;
+                bytes += f->size() + wf::max_header;
+                ++n;
+            }
+            wbuf.reserve(bytes);
+            for (; frames < n; ++frames) {
+                frame(wbuf, wf::opcode::text, *queue.front());
+                queue.pop_front();
+            }
+            if (wbuf.empty())
+                writer_idle = true;
+        }
+        if (wbuf.empty())
+            return;
+        writing = true;
+        auto write_done = [this, frames, closing, owner](boost::system::error_code ec,
+                                                         std::size_t) {
+            writing = false;
+            queued.fetch_sub(frames, std::memory_order_relaxed);
+            std::string().swap(wbuf); // an idle session holds no write buffer
+            if (ec || closing) {
+                writer_finished = true;
+                if (ec)
+                    shut_transport();
+                else if (!peer_closed && !ended) {
+                    // A peer that never answers the close is cut off.
+                    hard_close.expires_after(opts.handshake_timeout);
+                    hard_close.async_wait([owner](boost::system::error_code wec) {
+                        if (!wec)
+                            owner->impl_->shut_transport();
+                    });
+                }
+                writer_done.cancel();
+                return;
+            }
+            write_next(owner);
+        };
+        std::visit(
+            [&](auto& s) {
+                boost::asio::async_write(s, boost::asio::buffer(wbuf), std::move(write_done));
+            },
+            io);
     }
 };
 
@@ -217,7 +290,7 @@ GATEWAY_IO_DECL void ws_session::send(std::shared_ptr<std::string const> frame) 
         return;
     }
     auto& i = *impl_;
-    bool wake = false;
+    bool start = false;
     {
         std::lock_guard lock(i.qm);
         if (i.refusing) {
@@ -225,10 +298,33 @@ GATEWAY_IO_DECL void ws_session::send(std::shared_ptr<std::string const> frame) 
             return;
         }
         i.queue.push_back(std::move(frame));
-        wake = std::exchange(i.writer_waiting, false);
+        start = std::exchange(i.writer_idle, false);
     }
-    if (wake)
-        boost::asio::post(i.ex, [self = shared_from_this()] { self->impl_->wake.cancel(); });
+    if (!start)
+        return;
+    if (auto* batch = ws_detail::current_batch)
+        batch->push_back(shared_from_this()); // started once, when the batch ends
+    else
+        start_writer();
+}
+
+GATEWAY_IO_DECL void ws_session::start_writer() {
+    boost::asio::post(impl_->ex, [self = shared_from_this()] { self->impl_->kick(self); });
+}
+
+GATEWAY_IO_DECL ws_send_batch::ws_send_batch() {
+    if (!ws_detail::current_batch) {
+        ws_detail::current_batch = &started_;
+        outer_ = true;
+    }
+}
+
+GATEWAY_IO_DECL ws_send_batch::~ws_send_batch() {
+    if (!outer_)
+        return;
+    ws_detail::current_batch = nullptr;
+    for (auto const& s : started_)
+        s->start_writer();
 }
 
 GATEWAY_IO_DECL void ws_session::close(std::uint16_t code, std::string reason) {
@@ -236,7 +332,7 @@ GATEWAY_IO_DECL void ws_session::close(std::uint16_t code, std::string reason) {
         return;
     boost::asio::post(impl_->ex,
                       [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
-                          self->impl_->begin_close(code, std::move(reason));
+                          self->impl_->begin_close(code, std::move(reason), self);
                       });
 }
 
@@ -256,62 +352,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
     auto& i = *impl_;
     i.last_rx = std::chrono::steady_clock::now();
 
-    // The writer: the control frames, then as many queued frames as fit one batch, in one
-    // write; after the close frame, nothing.
-    i.writer_running = true;
-    asio::co_spawn(
-        i.ex,
-        [self]() -> asio::awaitable<void> {
-            auto& w = *self->impl_;
-            while (!w.ended && !w.close_sent) {
-                std::string out;
-                std::size_t frames = 0;
-                out.swap(w.control);
-                if (w.pending_close) {
-                    w.frame(out, wf::opcode::close,
-                            wf::close_payload(w.pending_close->first, w.pending_close->second));
-                    w.close_sent = true;
-                } else {
-                    std::lock_guard lock(w.qm);
-                    while (!w.queue.empty() &&
-                           (out.empty() || out.size() + w.queue.front()->size() + wf::max_header <=
-                                               ws_detail::write_batch)) {
-                        w.frame(out, wf::opcode::text, *w.queue.front());
-                        w.queue.pop_front();
-                        ++frames;
-                    }
-                    if (out.empty())
-                        w.writer_waiting = true;
-                }
-                if (out.empty()) {
-                    w.wake.expires_at(asio::steady_timer::time_point::max());
-                    co_await w.wake.async_wait(use_tuple);
-                    continue;
-                }
-                auto write = std::visit(
-                    [&](auto& s) { return asio::async_write(s, asio::buffer(out), use_tuple); },
-                    w.io);
-                auto const [ec, n] = co_await std::move(write);
-                w.queued.fetch_sub(frames, std::memory_order_relaxed);
-                if (ec) {
-                    w.shut_transport();
-                    break;
-                }
-            }
-            if (w.close_sent && !w.ended) {
-                if (!w.peer_closed) {
-                    // A peer that never answers the close is cut off.
-                    w.hard_close.expires_after(w.opts.handshake_timeout);
-                    w.hard_close.async_wait([self](boost::system::error_code ec) {
-                        if (!ec)
-                            self->impl_->shut_transport();
-                    });
-                }
-            }
-            w.writer_running = false;
-            w.writer_done.cancel();
-        },
-        asio::detached);
+    i.kick(self); // frames sent before run() was called
 
     // Pings a quiet peer at half peer_timeout; a peer silent for all of it is taken for dead.
     if (i.opts.peer_timeout.count() > 0) {
@@ -333,7 +374,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                     }
                     if (idle >= half && !k.pending_close) {
                         k.frame(k.control, wf::opcode::ping, {});
-                        k.wake.cancel();
+                        k.kick(self);
                     }
                 }
             },
@@ -400,7 +441,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
         case wf::event::kind::ping:
             if (!i.pending_close) {
                 i.frame(i.control, wf::opcode::pong, ev.payload);
-                i.wake.cancel();
+                i.kick(self);
             }
             break;
         case wf::event::kind::pong:
@@ -411,7 +452,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
             end.reason = std::string(ev.payload);
             end.by_peer = !i.pending_close;
             i.peer_closed = true;
-            i.begin_close(ev.code == 1005 ? std::uint16_t{0} : ev.code, {});
+            i.begin_close(ev.code == 1005 ? std::uint16_t{0} : ev.code, {}, self);
             done = true;
             break;
         case wf::event::kind::fail:
@@ -419,7 +460,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
             end.reason = ev.code == ws_code::too_big
                              ? "message over " + std::to_string(i.opts.max_message) + " bytes"
                              : std::string(ev.payload);
-            i.begin_close(end.code, end.reason);
+            i.begin_close(end.code, end.reason, self);
             done = true;
             break;
         }
@@ -432,12 +473,14 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
         i.queue.clear();
     }
     // A close frame still to go out (an echo, or 1009/1002) gets the close timeout to leave.
-    if (i.writer_running && i.pending_close) {
-        i.wake.cancel();
-        i.writer_done.expires_after(i.opts.handshake_timeout);
-        co_await i.writer_done.async_wait(use_tuple);
+    if (i.pending_close && !i.writer_finished) {
+        i.kick(self);
+        if (i.writing) {
+            i.writer_done.expires_after(i.opts.handshake_timeout);
+            co_await i.writer_done.async_wait(use_tuple);
+        }
     }
-    if (transport_ok && i.close_sent && !i.writer_running) {
+    if (transport_ok && i.close_sent && i.writer_finished) {
         // Linger: send FIN and read until the peer closes too (within the close timeout), so
         // that the last frames are not lost to a reset from unread data.
         boost::system::error_code ignored;
@@ -461,7 +504,6 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
         }
     }
     i.ended = true;
-    i.wake.cancel();
     i.keepalive.cancel();
     i.hard_close.cancel();
     i.shut_transport(); // ends a write the peer never takes
