@@ -15,7 +15,6 @@
 namespace gateway::server {
 
 namespace {
-using clock_type = std::chrono::steady_clock;
 using frame_ptr = std::shared_ptr<std::string const>;
 
 /// Channels sent at most once per interval, the latest state winning: whole books and price
@@ -51,20 +50,16 @@ boost::json::value payload_json(stream_payload const& p, stream::subscription co
 } // namespace
 
 struct stream_hub::topic : std::enable_shared_from_this<topic> {
-    topic(stream_hub& h, std::string k, stream::subscription s,
-          boost::asio::any_io_executor const& ex, std::chrono::milliseconds interval)
+    topic(stream_hub& h, std::string k, stream::subscription s)
         : hub(&h)
         , hub_alive(h.alive_)
         , key(std::move(k))
-        , sub(std::move(s))
-        , book_interval(interval)
-        , timer(boost::asio::make_strand(ex)) {}
+        , sub(std::move(s)) {}
 
     stream_hub* hub;
     std::weak_ptr<bool> hub_alive;
     std::string const key;
     stream::subscription const sub;
-    std::chrono::milliseconds const book_interval;
 
     std::mutex m; // guards everything below
     std::vector<std::pair<std::uint64_t, std::weak_ptr<net::ws_session>>> members;
@@ -74,9 +69,7 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
     frame_ptr last_status; ///< the last status frame while not restored
     std::optional<boost::json::value> pending_book;
     std::uint64_t seq = 0;
-    clock_type::time_point last_book{};
-    bool timer_armed = false;
-    boost::asio::steady_timer timer;
+    bool due = false; ///< on the hub's next tick
 
     void broadcast(frame_ptr const& frame) {
         std::vector<std::shared_ptr<net::ws_session>> to;
@@ -91,30 +84,17 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
             s->send(frame);
     }
 
-    /// The pending book as the next frame; under the lock.
-    frame_ptr take_book(clock_type::time_point now) {
+    /// The pending book or price map as the next frame, if there is one (the hub's tick).
+    frame_ptr take_due() {
+        std::lock_guard lock(m);
+        due = false;
+        if (!pending_book)
+            return nullptr;
         auto frame =
             std::make_shared<std::string const>(stream::data_frame(sub, *pending_book, ++seq));
         pending_book.reset();
-        last_book = now;
         snapshot = frame;
         return frame;
-    }
-
-    void arm_timer(clock_type::time_point at) {
-        timer_armed = true;
-        timer.expires_at(at);
-        timer.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-            frame_ptr frame;
-            {
-                std::lock_guard lock(self->m);
-                self->timer_armed = false;
-                if (ec || !self->pending_book)
-                    return;
-                frame = self->take_book(clock_type::now());
-            }
-            self->broadcast(frame);
-        });
     }
 
     void on_update(stream_update const& u) {
@@ -130,20 +110,14 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
         }
         auto value = payload_json(u.data, sub);
         if (is_throttled(sub.channel)) {
-            frame_ptr frame;
+            bool schedule = false;
             {
                 std::lock_guard lock(m);
-                pending_book = std::move(value);
-                auto const now = clock_type::now();
-                if (timer_armed)
-                    return; // the timer sends the latest book
-                if (now - last_book >= book_interval)
-                    frame = take_book(now);
-                else
-                    arm_timer(last_book + book_interval);
+                pending_book = std::move(value); // the latest wins
+                schedule = !std::exchange(due, true);
             }
-            if (frame)
-                broadcast(frame);
+            if (schedule && !hub_alive.expired())
+                hub->schedule(shared_from_this());
             return;
         }
         auto frame = std::make_shared<std::string const>(stream::data_frame(sub, value));
@@ -158,9 +132,14 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
 stream_hub::stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval)
     : ex_(std::move(ex))
     , book_interval_(book_interval)
+    , tick_(boost::asio::make_strand(ex_))
     , alive_(std::make_shared<bool>(true)) {}
 
 stream_hub::~stream_hub() {
+    {
+        std::lock_guard lock(tick_m_);
+        tick_.cancel();
+    }
     std::unordered_map<std::string, std::shared_ptr<topic>> topics;
     {
         std::lock_guard lock(m_);
@@ -169,8 +148,44 @@ stream_hub::~stream_hub() {
     for (auto& [key, t] : topics) {
         std::lock_guard lock(t->m);
         t->upstream.reset();
-        t->timer.cancel();
     }
+}
+
+void stream_hub::schedule(std::shared_ptr<topic> const& t) {
+    std::lock_guard lock(tick_m_);
+    due_.emplace_back(t);
+    if (std::exchange(tick_armed_, true))
+        return;
+    // On the interval's grid (ticks stay 100 ms apart when updates arrive all the time), but
+    // never sooner than one interval after the last tick ran (a late tick does not shorten it).
+    auto const now = std::chrono::steady_clock::now();
+    auto const step =
+        std::chrono::duration_cast<std::chrono::steady_clock::duration>(book_interval_);
+    auto next = now;
+    if (step.count() > 0)
+        next = std::max(now + step - (now.time_since_epoch() % step), last_tick_ + step);
+    tick_.expires_at(next);
+    tick_.async_wait([this, alive = std::weak_ptr<bool>(alive_)](boost::system::error_code ec) {
+        if (!ec && !alive.expired())
+            tick();
+    });
+}
+
+void stream_hub::tick() {
+    std::vector<std::weak_ptr<topic>> due;
+    {
+        std::lock_guard lock(tick_m_);
+        due.swap(due_);
+        tick_armed_ = false;
+        last_tick_ = std::chrono::steady_clock::now();
+    }
+    // Every due book and price map of this tick goes out in one pass, and each client's writer
+    // starts once for all of its frames: one write per client per tick.
+    net::ws_send_batch batch;
+    for (auto const& w : due)
+        if (auto t = w.lock())
+            if (auto frame = t->take_due())
+                t->broadcast(frame);
 }
 
 std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
@@ -183,7 +198,7 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
         std::lock_guard lock(m_);
         auto& slot = topics_[key];
         if (!slot) {
-            slot = std::make_shared<topic>(*this, key, s, ex_, book_interval_);
+            slot = std::make_shared<topic>(*this, key, s);
             fresh = true;
         }
         t = slot;
@@ -252,7 +267,6 @@ void stream_hub::release(std::string const& key, topic const* which) {
     {
         std::lock_guard lock(t->m);
         upstream = std::move(t->upstream);
-        t->timer.cancel();
     }
     // Released on the hub's executor, never inside a provider's callback or a client's strand.
     boost::asio::post(ex_, [upstream = std::move(upstream)]() mutable { upstream.reset(); });

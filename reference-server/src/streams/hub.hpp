@@ -10,8 +10,10 @@
  * frame once and the same bytes are queued on every member's connection. Snapshot channels
  * (`prices`, `orderbook`, `orders`) keep their last frame, so a late joiner gets the current
  * state at once instead of waiting for the next change. Books and price maps go out at most
- * once per `book_interval` (the latest wins; nothing older is ever sent after a newer one);
- * books carry the topic's `seq`, which grows by one per frame.
+ * once per `book_interval` (the latest wins; nothing older is ever sent after a newer one), on
+ * a tick the hub shares between topics: a changed book waits at most one interval, and a client
+ * subscribed to several books gets all of a tick's frames in one write. Books carry the topic's
+ * `seq`, which grows by one per frame.
  */
 #include "providers/provider.hpp"
 
@@ -19,6 +21,7 @@
 #include <gateway/stream/protocol.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -56,11 +59,19 @@ public:
 private:
     friend struct topic;
     void release(std::string const& key, topic const* t);
+    /// Puts `t`'s pending book or price map on the next tick (at most one tick per interval).
+    void schedule(std::shared_ptr<topic> const& t);
+    void tick();
 
     boost::asio::any_io_executor ex_;
     std::chrono::milliseconds book_interval_;
     mutable std::mutex m_;
     std::unordered_map<std::string, std::shared_ptr<topic>> topics_;
+    std::mutex tick_m_; // guards the four below
+    std::vector<std::weak_ptr<topic>> due_;
+    bool tick_armed_ = false;
+    std::chrono::steady_clock::time_point last_tick_{};
+    boost::asio::steady_timer tick_;
     std::shared_ptr<bool> alive_;
 };
 
