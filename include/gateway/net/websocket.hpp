@@ -50,8 +50,8 @@ inline constexpr std::uint16_t try_again_later = 1013;
 } // namespace ws_code
 
 struct ws_options {
-    std::size_t max_message = 64 * 1024; ///< larger incoming messages: close 1009
-    std::size_t max_queued = 1000;       ///< more frames waiting to be written: close 1013
+    std::size_t max_message = std::size_t{64} * 1024; ///< larger incoming messages: close 1009
+    std::size_t max_queued = 1000; ///< more frames waiting to be written: close 1013
     /// Silence from the peer after which it is taken for dead and closed; a ping goes out at
     /// half of it. Zero: no pings, no idle close.
     std::chrono::milliseconds peer_timeout{30000};

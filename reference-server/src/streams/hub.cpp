@@ -218,7 +218,7 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
     if (status)
         client->send(status);
     if (fresh) {
-        auto handle = source.open(s, [weak = std::weak_ptr<topic>(t)](stream_update u) {
+        auto handle = source.open(s, [weak = std::weak_ptr<topic>(t)](stream_update const& u) {
             if (auto live = weak.lock())
                 live->on_update(u);
         });

@@ -51,12 +51,12 @@ using tls_socket = asio::ssl::stream<tcp::socket>;
 inline constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 /// Frames gathered into one write: a writer that fell behind catches up a batch per system call.
-inline constexpr std::size_t write_batch = 64 * 1024;
+inline constexpr std::size_t write_batch = std::size_t{64} * 1024;
 /// Free room asked of each read: a server reads small client frames, a client bursts of frames.
 inline constexpr std::size_t server_read = 512;
-inline constexpr std::size_t client_read = 16 * 1024;
+inline constexpr std::size_t client_read = std::size_t{16} * 1024;
 /// An empty read buffer above this size is given back (a large message passed through).
-inline constexpr std::size_t read_keep = 32 * 1024;
+inline constexpr std::size_t read_keep = std::size_t{32} * 1024;
 
 inline std::string base64(unsigned char const* data, std::size_t n) {
     std::string out(4 * ((n + 2) / 3), '\0');
@@ -113,10 +113,10 @@ inline thread_local std::vector<std::shared_ptr<ws_session>>* current_batch = nu
 
 struct ws_session::impl {
     template <class Io, class... Args>
-    impl(std::in_place_type_t<Io> tag, bool is_client, ws_options o, Args&&... args)
+    impl(std::in_place_type_t<Io> tag, bool is_client, ws_options const& o, Args&&... args)
         : io(tag, std::forward<Args>(args)...)
         , client(is_client)
-        , opts(std::move(o))
+        , opts(o)
         , ex(std::visit([](auto& s) { return s.get_executor(); }, io))
         , hard_close(ex)
         , keepalive(ex)
@@ -588,7 +588,7 @@ open_steps(Io& io, tcp::resolver::results_type const& results, url const& u,
     if (wec)
         co_return wec.message();
     http::response_parser<http::string_body> parser;
-    parser.body_limit(64 * 1024);
+    parser.body_limit(std::uint64_t{64} * 1024);
     parser.skip(false);
     auto [rec, rn] = co_await http::async_read(io, early, parser, use_tuple);
     if (rec)
