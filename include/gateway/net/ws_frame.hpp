@@ -309,9 +309,6 @@ public:
         return e;
     }
 
-    /// Memory a fragmented message holds, for callers that bound it.
-    std::size_t collecting() const noexcept { return collected_.size(); }
-
     /// Releases the last reassembled message once the caller is done with it.
     void release() {
         delivered_.clear();

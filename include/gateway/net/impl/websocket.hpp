@@ -179,13 +179,25 @@ struct ws_session::impl {
             return;
         open = false;
         pending_close.emplace(code, std::move(reason));
-        {
-            std::lock_guard lock(qm);
-            refusing = true;
-            queued.fetch_sub(queue.size(), std::memory_order_relaxed);
-            queue.clear();
-        }
+        refuse_frames();
         kick(owner);
+    }
+
+    /// From now on frames are dropped, those queued included (any thread).
+    void refuse_frames() {
+        std::lock_guard lock(qm);
+        refusing = true;
+        queued.fetch_sub(queue.size(), std::memory_order_relaxed);
+        queue.clear();
+    }
+
+    /// Cuts the transport off if the closing handshake is not over within the close timeout.
+    void arm_hard_close(std::shared_ptr<ws_session> const& owner) {
+        hard_close.expires_after(opts.handshake_timeout);
+        hard_close.async_wait([owner](boost::system::error_code ec) {
+            if (!ec)
+                owner->impl_->shut_transport();
+        });
     }
 
     /// Starts the writer if it is idle (strand); `owner` keeps the session alive meanwhile.
@@ -239,12 +251,7 @@ struct ws_session::impl {
                 if (ec)
                     shut_transport();
                 else if (!peer_closed && !ended) {
-                    // A peer that never answers the close is cut off.
-                    hard_close.expires_after(opts.handshake_timeout);
-                    hard_close.async_wait([owner](boost::system::error_code wec) {
-                        if (!wec)
-                            owner->impl_->shut_transport();
-                    });
+                    arm_hard_close(owner); // a peer that never answers the close is cut off
                 }
                 writer_done.cancel();
                 return;
@@ -466,12 +473,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
         }
     }
     i.open = false;
-    {
-        std::lock_guard lock(i.qm);
-        i.refusing = true;
-        i.queued.fetch_sub(i.queue.size(), std::memory_order_relaxed);
-        i.queue.clear();
-    }
+    i.refuse_frames();
     // A close frame still to go out (an echo, or 1009/1002) gets the close timeout to leave.
     if (i.pending_close && !i.writer_finished) {
         i.kick(self);
@@ -489,11 +491,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                 s.lowest_layer().shutdown(ws_detail::tcp::socket::shutdown_send, ignored);
             },
             i.io);
-        i.hard_close.expires_after(i.opts.handshake_timeout);
-        i.hard_close.async_wait([self](boost::system::error_code ec) {
-            if (!ec)
-                self->impl_->shut_transport();
-        });
+        i.arm_hard_close(self);
         i.rbuf.resize(std::max<std::size_t>(i.rbuf.size(), ws_detail::server_read));
         for (;;) {
             auto read = std::visit(
