@@ -195,6 +195,7 @@ void gateway_app::stop() {
     if (i.stopped.exchange(true))
         return;
     i.server->stop();
+    i.hub->stop();
     i.health->stop();
     for (auto const& p : i.providers.all())
         if (p->stop)

@@ -147,10 +147,12 @@ bool write_all(int fd, std::string_view s) {
     return true;
 }
 
-/// The first `"timestamp":<digits>` of a frame, without parsing the JSON.
-std::optional<std::int64_t> first_timestamp(std::string_view text) {
+/// The book's `"timestamp":<digits>`, without parsing the JSON: the last one in the frame, since
+/// the book's fields end with it (`{"symbol","bids","asks","timestamp"}` inside `data`, which
+/// closes the frame), so the search is a few bytes from the end, not a scan of the levels.
+std::optional<std::int64_t> book_timestamp(std::string_view text) {
     constexpr std::string_view key = "\"timestamp\":";
-    auto const at = text.find(key);
+    auto const at = text.rfind(key);
     if (at == std::string_view::npos)
         return std::nullopt;
     std::int64_t v = 0;
@@ -159,6 +161,16 @@ std::optional<std::int64_t> first_timestamp(std::string_view text) {
     if (ec != std::errc())
         return std::nullopt;
     return v;
+}
+
+/// True when the frame is `{"type":"<type>",...`: the gateway writes a data frame's `type` first,
+/// so the client tells them apart by their first bytes rather than by searching whole books for
+/// a marker. (Answers to the client's frames start with its `id`; they are few, and searched.)
+bool has_type(std::string_view text, std::string_view type) {
+    constexpr std::string_view head = "{\"type\":\"";
+    return text.size() > head.size() + type.size() && text.substr(0, head.size()) == head &&
+           text.substr(head.size(), type.size()) == type &&
+           text[head.size() + type.size()] == '"';
 }
 
 /// Lag in ms -> how many book frames had it.
@@ -209,16 +221,16 @@ asio::awaitable<void> client(worker& w, shared_state& st, std::string url,
     std::size_t const want = frames.size();
     net::ws_session::message_handler const on_message = [&](std::string_view text) {
         // Frame types by their first field, as the gateway writes them ({"type":...}).
-        if (text.find("\"type\":\"orderbook\"") != std::string_view::npos) {
+        if (has_type(text, "orderbook")) {
             if (!w.measuring.load(std::memory_order_relaxed))
                 return;
             ++w.books;
-            if (auto t = first_timestamp(text))
+            if (auto t = book_timestamp(text))
                 ++w.lag_ms[now_ms() - *t];
-        } else if (text.find("\"type\":\"prices\"") != std::string_view::npos) {
+        } else if (has_type(text, "prices")) {
             if (w.measuring.load(std::memory_order_relaxed))
                 ++w.prices;
-        } else if (text.find("\"type\":\"trades\"") != std::string_view::npos) {
+        } else if (has_type(text, "trades")) {
             if (w.measuring.load(std::memory_order_relaxed))
                 ++w.trades;
         } else if (text.find("\"type\":\"subscribed\"") != std::string_view::npos) {

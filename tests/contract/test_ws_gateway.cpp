@@ -74,7 +74,8 @@ public:
 };
 
 struct ws_stack {
-    explicit ws_stack(std::size_t max_queued = 1000, double key_rate = 20) {
+    explicit ws_stack(std::size_t max_queued = 1000, double key_rate = 20,
+                      std::chrono::milliseconds book_interval = std::chrono::milliseconds(100)) {
         static std::atomic<int> counter{0};
         dir = std::filesystem::temp_directory_path() /
               ("gateway-ws-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
@@ -98,7 +99,7 @@ struct ws_stack {
         gamma->info.id = "gamma";
         gamma->info.verticals = {vertical::predictions};
         providers.add(gamma);
-        hub = std::make_unique<stream_hub>(ioc.get_executor(), std::chrono::milliseconds(100));
+        hub = std::make_unique<stream_hub>(ioc.get_executor(), book_interval);
         ws_endpoint_options wo;
         wo.session.max_queued = max_queued;
         endpoint = std::make_unique<ws_endpoint>(providers, *gate, *hub, clock, wo);
@@ -123,6 +124,7 @@ struct ws_stack {
 
     ~ws_stack() {
         server->stop();
+        hub->stop();
         work.reset();
         for (auto& t : threads)
             t.join();
@@ -374,6 +376,33 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     CHECK(test::eventually([&] { return stack.source->releases == 1; }));
     CHECK_FALSE(stack.source->is_open(s));
     CHECK(stack.hub->stats().topics == 0);
+}
+
+TEST_CASE("ws hub: a book whose slot is free goes out at once, one sooner waits for its slot",
+          "[contract][ws]") {
+    // An interval far longer than any wait below: the first book can only arrive in time if it
+    // is sent on arrival, and the later ones cannot have gone out when the late joiner asks.
+    ws_stack stack(1000, 20, std::chrono::minutes(10));
+    auto const key = stack.key();
+    auto const s = book_sub();
+    ws_client a(stack.url(), stack.with_key(key));
+    subscribe(a, s, 1);
+    REQUIRE(stack.source->push(s, update_of(book_at("60000"))));
+    auto first = a.next_type("orderbook");
+    REQUIRE(first);
+    CHECK(first->at("data").at("bids").at(0).at("price") == "60000");
+    CHECK(first->at("seq") == 1);
+
+    // Within the interval: held (the latest wins when the slot comes), so the topic's current
+    // book is still the first one.
+    REQUIRE(stack.source->push(s, update_of(book_at("60001"))));
+    REQUIRE(stack.source->push(s, update_of(book_at("60002"))));
+    ws_client late(stack.url(), stack.with_key(key));
+    subscribe(late, s, 2);
+    auto snap = late.next_type("orderbook");
+    REQUIRE(snap);
+    CHECK(snap->at("data").at("bids").at(0).at("price") == "60000");
+    CHECK(snap->at("seq") == 1);
 }
 
 TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow consumers",

@@ -43,31 +43,41 @@ inline void apply_mask(unsigned char* data, std::size_t n, std::array<unsigned c
 }
 
 /**
- * Appends one frame (FIN set) to `out`: the header, then the payload, masked with `*key` when
- * given (a client's frames are masked, a server's never).
+ * Appends the header of one frame (FIN set) carrying `size` payload bytes to `out`, with the
+ * masking key when given. The payload follows it on the wire (masked when there is a key), so a
+ * server can send a frame's header and a payload it shares with other connections as two
+ * buffers of one gathered write.
  */
-inline void append_frame(std::string& out, opcode op, std::string_view payload,
-                         std::array<unsigned char, 4> const* key = nullptr) {
+inline void append_header(std::string& out, opcode op, std::uint64_t size,
+                          std::array<unsigned char, 4> const* key = nullptr) {
     std::array<unsigned char, max_header> h{};
     std::size_t n = 0;
     h[n++] = static_cast<unsigned char>(0x80U | static_cast<unsigned>(op));
     unsigned char const mask_bit = key ? 0x80U : 0U;
-    std::uint64_t const len = payload.size();
-    if (len < 126) {
-        h[n++] = static_cast<unsigned char>(mask_bit | len);
-    } else if (len <= 0xFFFF) {
+    if (size < 126) {
+        h[n++] = static_cast<unsigned char>(mask_bit | size);
+    } else if (size <= 0xFFFF) {
         h[n++] = static_cast<unsigned char>(mask_bit | 126U);
-        h[n++] = static_cast<unsigned char>(len >> 8U);
-        h[n++] = static_cast<unsigned char>(len & 0xFFU);
+        h[n++] = static_cast<unsigned char>(size >> 8U);
+        h[n++] = static_cast<unsigned char>(size & 0xFFU);
     } else {
         h[n++] = static_cast<unsigned char>(mask_bit | 127U);
         for (int shift = 56; shift >= 0; shift -= 8)
-            h[n++] = static_cast<unsigned char>((len >> static_cast<unsigned>(shift)) & 0xFFU);
+            h[n++] = static_cast<unsigned char>((size >> static_cast<unsigned>(shift)) & 0xFFU);
     }
     if (key)
         for (auto const b : *key)
             h[n++] = b;
     out.append(reinterpret_cast<char const*>(h.data()), n);
+}
+
+/**
+ * Appends one frame (FIN set) to `out`: the header, then the payload, masked with `*key` when
+ * given (a client's frames are masked, a server's never).
+ */
+inline void append_frame(std::string& out, opcode op, std::string_view payload,
+                         std::array<unsigned char, 4> const* key = nullptr) {
+    append_header(out, op, payload.size(), key);
     std::size_t const at = out.size();
     out.append(payload);
     if (key)
@@ -98,6 +108,16 @@ inline bool valid_utf8(std::string_view s) noexcept {
     std::size_t const n = s.size();
     std::size_t i = 0;
     while (i < n) {
+        // ASCII runs (most of any JSON text) eight bytes at a time.
+        while (n - i >= 8) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, p + i, 8);
+            if ((word & 0x8080808080808080ULL) != 0)
+                break;
+            i += 8;
+        }
+        if (i == n)
+            break;
         unsigned char const c = p[i];
         if (c < 0x80) {
             ++i;

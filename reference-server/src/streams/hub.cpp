@@ -54,12 +54,14 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
         : hub(&h)
         , hub_alive(h.alive_)
         , key(std::move(k))
-        , sub(std::move(s)) {}
+        , sub(std::move(s))
+        , interval(h.book_interval_) {}
 
     stream_hub* hub;
     std::weak_ptr<bool> hub_alive;
     std::string const key;
     stream::subscription const sub;
+    std::chrono::steady_clock::duration const interval; ///< between two books or price maps
 
     std::mutex m; // guards everything below
     std::vector<std::pair<std::uint64_t, std::weak_ptr<net::ws_session>>> members;
@@ -69,7 +71,11 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
     frame_ptr last_status; ///< the last status frame while not restored
     std::optional<boost::json::value> pending_book;
     std::uint64_t seq = 0;
-    bool due = false; ///< on the hub's next tick
+    bool due = false; ///< on the hub's list of topics to flush
+    /// When the last book or price map went out; the next may go one interval later.
+    std::chrono::steady_clock::time_point last_sent{};
+
+    using time_point = std::chrono::steady_clock::time_point;
 
     void broadcast(frame_ptr const& frame) {
         std::vector<std::shared_ptr<net::ws_session>> to;
@@ -84,12 +90,20 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
             s->send(frame);
     }
 
-    /// The pending book or price map as the next frame, if there is one (the hub's tick).
-    frame_ptr take_due() {
+    /// The pending book or price map as the next frame when its slot has come by `now` (the
+    /// hub's tick); otherwise null, and `next` is when it comes.
+    frame_ptr take_due(time_point now, time_point& next) {
         std::lock_guard lock(m);
-        due = false;
-        if (!pending_book)
+        if (!pending_book) {
+            due = false;
             return nullptr;
+        }
+        if (now < last_sent + interval) {
+            next = last_sent + interval;
+            return nullptr;
+        }
+        due = false;
+        last_sent = now;
         auto frame =
             std::make_shared<std::string const>(stream::data_frame(sub, *pending_book, ++seq));
         pending_book.reset();
@@ -111,13 +125,15 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
         auto value = payload_json(u.data, sub);
         if (is_throttled(sub.channel)) {
             bool schedule = false;
+            time_point when{};
             {
                 std::lock_guard lock(m);
                 pending_book = std::move(value); // the latest wins
                 schedule = !std::exchange(due, true);
+                when = last_sent + interval;
             }
             if (schedule && !hub_alive.expired())
-                hub->schedule(shared_from_this());
+                hub->schedule(shared_from_this(), when);
             return;
         }
         auto frame = std::make_shared<std::string const>(stream::data_frame(sub, value));
@@ -131,15 +147,14 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
 
 stream_hub::stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval)
     : ex_(std::move(ex))
-    , book_interval_(book_interval)
-    , tick_(boost::asio::make_strand(ex_))
+    , book_interval_(
+          std::chrono::duration_cast<std::chrono::steady_clock::duration>(book_interval))
+    , strand_(boost::asio::make_strand(ex_))
+    , tick_(strand_)
     , alive_(std::make_shared<bool>(true)) {}
 
 stream_hub::~stream_hub() {
-    {
-        std::lock_guard lock(tick_m_);
-        tick_.cancel();
-    }
+    stop();
     std::unordered_map<std::string, std::shared_ptr<topic>> topics;
     {
         std::lock_guard lock(m_);
@@ -151,20 +166,38 @@ stream_hub::~stream_hub() {
     }
 }
 
-void stream_hub::schedule(std::shared_ptr<topic> const& t) {
+void stream_hub::stop() {
     std::lock_guard lock(tick_m_);
-    due_.emplace_back(t);
-    if (std::exchange(tick_armed_, true))
+    stopped_ = true;
+    due_.clear();
+    tick_.cancel();
+}
+
+void stream_hub::schedule(std::shared_ptr<topic> const& t, time_point when) {
+    std::lock_guard lock(tick_m_);
+    if (stopped_)
         return;
-    // On the interval's grid (ticks stay 100 ms apart when updates arrive all the time), but
-    // never sooner than one interval after the last tick ran (a late tick does not shorten it).
-    auto const now = std::chrono::steady_clock::now();
-    auto const step =
-        std::chrono::duration_cast<std::chrono::steady_clock::duration>(book_interval_);
-    auto next = now;
-    if (step.count() > 0)
-        next = std::max(now + step - (now.time_since_epoch() % step), last_tick_ + step);
-    tick_.expires_at(next);
+    due_.emplace_back(t);
+    arm(when);
+}
+
+void stream_hub::arm(time_point when) {
+    if (stopped_)
+        return;
+    if (when <= std::chrono::steady_clock::now()) {
+        // The slot is free: a tick at once, posted, so that every update of the same upstream
+        // read (several books arriving together) goes out in one pass.
+        if (!std::exchange(tick_posted_, true))
+            boost::asio::post(strand_, [this, alive = std::weak_ptr<bool>(alive_)] {
+                if (!alive.expired())
+                    tick();
+            });
+        return;
+    }
+    if (when >= tick_at_)
+        return; // the timer already fires sooner
+    tick_at_ = when;
+    tick_.expires_at(when);
     tick_.async_wait([this, alive = std::weak_ptr<bool>(alive_)](boost::system::error_code ec) {
         if (!ec && !alive.expired())
             tick();
@@ -176,16 +209,37 @@ void stream_hub::tick() {
     {
         std::lock_guard lock(tick_m_);
         due.swap(due_);
-        tick_armed_ = false;
-        last_tick_ = std::chrono::steady_clock::now();
+        tick_posted_ = false;
+        if (tick_at_ <= std::chrono::steady_clock::now())
+            tick_at_ = time_point::max(); // this is that timer's tick
     }
-    // Every due book and price map of this tick goes out in one pass, and each client's writer
-    // starts once for all of its frames: one write per client per tick.
-    net::ws_send_batch batch;
-    for (auto const& w : due)
-        if (auto t = w.lock())
-            if (auto frame = t->take_due())
+    // Every book and price map whose slot has come goes out in one pass (one `now`, so topics
+    // flushed together stay due together), and each client's writer starts once for all of its
+    // frames: one write per client per tick.
+    auto const now = std::chrono::steady_clock::now();
+    std::vector<std::weak_ptr<topic>> later;
+    auto next = time_point::max();
+    {
+        net::ws_send_batch batch;
+        for (auto& w : due) {
+            auto t = w.lock();
+            if (!t)
+                continue;
+            auto when = time_point::max();
+            if (auto frame = t->take_due(now, when))
                 t->broadcast(frame);
+            else if (when != time_point::max()) {
+                next = std::min(next, when);
+                later.push_back(std::move(w));
+            }
+        }
+    }
+    if (later.empty())
+        return;
+    std::lock_guard lock(tick_m_);
+    due_.insert(due_.end(), std::make_move_iterator(later.begin()),
+                std::make_move_iterator(later.end()));
+    arm(next);
 }
 
 std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,

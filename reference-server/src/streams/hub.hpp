@@ -10,10 +10,11 @@
  * frame once and the same bytes are queued on every member's connection. Snapshot channels
  * (`prices`, `orderbook`, `orders`) keep their last frame, so a late joiner gets the current
  * state at once instead of waiting for the next change. Books and price maps go out at most
- * once per `book_interval` (the latest wins; nothing older is ever sent after a newer one), on
- * a tick the hub shares between topics: a changed book waits at most one interval, and a client
- * subscribed to several books gets all of a tick's frames in one write. Books carry the topic's
- * `seq`, which grows by one per frame.
+ * once per `book_interval` (the latest wins; nothing older is ever sent after a newer one): a
+ * change whose topic sent nothing for an interval goes out at once, and one that comes sooner
+ * waits for the end of that interval. Ticks are shared between topics: topics flushed together
+ * come due together, so under a steady stream a client subscribed to several books gets all of
+ * a tick's frames in one write. Books carry the topic's `seq`, which grows by one per frame.
  */
 #include "providers/provider.hpp"
 
@@ -22,6 +23,7 @@
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -54,23 +56,32 @@ public:
 
     hub_stats stats() const;
 
+    /// No more ticks: the pending timer is cancelled, so the I/O threads can run out of work.
+    /// Frames held for their slot are dropped (the connections are closing anyway).
+    void stop();
+
     struct topic;
 
 private:
     friend struct topic;
+    using time_point = std::chrono::steady_clock::time_point;
     void release(std::string const& key, topic const* t);
-    /// Puts `t`'s pending book or price map on the next tick (at most one tick per interval).
-    void schedule(std::shared_ptr<topic> const& t);
+    /// Puts `t`'s pending book or price map on a tick at `when` (its last frame plus one
+    /// interval): at once when that has passed.
+    void schedule(std::shared_ptr<topic> const& t, time_point when);
+    void arm(time_point when); ///< with tick_m_ held
     void tick();
 
     boost::asio::any_io_executor ex_;
-    std::chrono::milliseconds book_interval_;
+    std::chrono::steady_clock::duration book_interval_;
     mutable std::mutex m_;
     std::unordered_map<std::string, std::shared_ptr<topic>> topics_;
-    std::mutex tick_m_; // guards the four below
+    boost::asio::strand<boost::asio::any_io_executor> strand_; ///< runs every tick
+    std::mutex tick_m_; // guards the five below
     std::vector<std::weak_ptr<topic>> due_;
-    bool tick_armed_ = false;
-    std::chrono::steady_clock::time_point last_tick_{};
+    bool tick_posted_ = false;
+    bool stopped_ = false;
+    time_point tick_at_ = time_point::max(); ///< when the timer fires, max when it is idle
     boost::asio::steady_timer tick_;
     std::shared_ptr<bool> alive_;
 };

@@ -58,6 +58,17 @@ inline constexpr std::size_t client_read = std::size_t{16} * 1024;
 /// An empty read buffer above this size is given back (a large message passed through).
 inline constexpr std::size_t read_keep = std::size_t{32} * 1024;
 
+/// A view of buffers as a ConstBufferSequence: a gathered write walks the session's own vector
+/// instead of copying it into the operation.
+struct buffer_span {
+    using value_type = asio::const_buffer;
+    using const_iterator = asio::const_buffer const*;
+    const_iterator first;
+    std::size_t count;
+    [[nodiscard]] const_iterator begin() const noexcept { return first; }
+    [[nodiscard]] const_iterator end() const noexcept { return first + count; }
+};
+
 inline std::string base64(unsigned char const* data, std::size_t n) {
     std::string out(4 * ((n + 2) / 3), '\0');
     auto const written =
@@ -145,7 +156,13 @@ struct ws_session::impl {
     bool ended = false;
     bool writing = false;         ///< a write is in flight
     bool writer_finished = false; ///< the close frame is out, or a write failed: no more writes
-    std::string wbuf;             ///< the batch being written
+    std::string wbuf;             ///< the batch being written (copied frames), or its control frames
+    // A server's batch on plain TCP is gathered instead: each frame's header from `heads`, its
+    // payload from the shared frame itself (held until written), so a frame fanned out to
+    // thousands of clients is never copied per client.
+    std::string heads;
+    std::vector<std::shared_ptr<std::string const>> held;
+    std::vector<boost::asio::const_buffer> gather;
     std::chrono::steady_clock::time_point last_rx = std::chrono::steady_clock::now();
     std::vector<unsigned char> rbuf; ///< received bytes [rbeg, rend) not yet read as frames
     std::size_t rbeg = 0;
@@ -230,15 +247,31 @@ struct ws_session::impl {
                 bytes += f->size() + wf::max_header;
                 ++n;
             }
-            wbuf.reserve(bytes);
-            for (; frames < n; ++frames) {
-                frame(wbuf, wf::opcode::text, *queue.front());
-                queue.pop_front();
+            if (gathers()) {
+                heads.reserve(n * wf::max_header); // no reallocation: the buffers point into it
+                gather.reserve(2 * n + 1);
+                if (!wbuf.empty())
+                    gather.emplace_back(wbuf.data(), wbuf.size());
+                for (; frames < n; ++frames) {
+                    auto& f = queue.front();
+                    std::size_t const at = heads.size();
+                    wf::append_header(heads, wf::opcode::text, f->size());
+                    gather.emplace_back(heads.data() + at, heads.size() - at);
+                    gather.emplace_back(f->data(), f->size());
+                    held.push_back(std::move(f));
+                    queue.pop_front();
+                }
+            } else {
+                wbuf.reserve(bytes);
+                for (; frames < n; ++frames) {
+                    frame(wbuf, wf::opcode::text, *queue.front());
+                    queue.pop_front();
+                }
             }
-            if (wbuf.empty())
+            if (wbuf.empty() && frames == 0)
                 writer_idle = true;
         }
-        if (wbuf.empty())
+        if (wbuf.empty() && frames == 0)
             return;
         writing = true;
         auto write_done = [this, frames, closing, owner](boost::system::error_code ec,
@@ -246,6 +279,9 @@ struct ws_session::impl {
             writing = false;
             queued.fetch_sub(frames, std::memory_order_relaxed);
             std::string().swap(wbuf); // an idle session holds no write buffer
+            held.clear();             // the frames' payloads go back to their owners
+            heads.clear();
+            gather.clear();
             if (ec || closing) {
                 writer_finished = true;
                 if (ec)
@@ -258,11 +294,23 @@ struct ws_session::impl {
             }
             write_next(owner);
         };
+        if (!gather.empty()) {
+            boost::asio::async_write(std::get<ws_detail::tcp::socket>(io),
+                                     ws_detail::buffer_span{gather.data(), gather.size()},
+                                     std::move(write_done));
+            return;
+        }
         std::visit(
             [&](auto& s) {
                 boost::asio::async_write(s, boost::asio::buffer(wbuf), std::move(write_done));
             },
             io);
+    }
+
+    /// Whether batches are gathered: a server's frames (never masked) on plain TCP. A client
+    /// masks each payload, so it copies; TLS would seal each small buffer as a record of its own.
+    [[nodiscard]] bool gathers() const {
+        return !client && std::holds_alternative<ws_detail::tcp::socket>(io);
     }
 };
 
