@@ -214,4 +214,34 @@ TEST_CASE("ws frame: UTF-8 validation follows RFC 3629", "[unit][ws]") {
     CHECK_FALSE(wf::valid_utf8("\xFF"));
 }
 
+TEST_CASE("ws frame: UTF-8 validation finds a bad byte at any offset in an ASCII run",
+          "[unit][ws]") {
+    // ASCII runs are checked eight bytes at a time: a character (good or bad) may sit at any
+    // position of a word, straddle two words, or end the text.
+    std::string const good = "\xE2\x82\xAC"; // €
+    for (std::size_t at = 0; at <= 24; ++at) {
+        INFO("at " << at);
+        std::string text(at, 'a');
+        CHECK(wf::valid_utf8(text + good + std::string(17, 'b')));
+        CHECK(wf::valid_utf8(text + good));
+        CHECK_FALSE(wf::valid_utf8(text + "\x80" + std::string(17, 'b')));
+        CHECK_FALSE(wf::valid_utf8(text + "\xC0\xAF" + std::string(9, 'b')));
+        CHECK_FALSE(wf::valid_utf8(text + "\xE2\x82")); // cut short at the end
+    }
+}
+
+TEST_CASE("ws frame: a header written apart from its payload is the frame's own header",
+          "[unit][ws]") {
+    for (std::size_t size : {std::size_t{0}, std::size_t{125}, std::size_t{126},
+                             std::size_t{65535}, std::size_t{65536}}) {
+        INFO("size " << size);
+        std::string const payload(size, 'p');
+        std::string whole;
+        wf::append_frame(whole, wf::opcode::text, payload);
+        std::string head;
+        wf::append_header(head, wf::opcode::text, size);
+        CHECK(head + payload == whole);
+    }
+}
+
 } // namespace ws_frame_test
