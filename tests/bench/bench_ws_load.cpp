@@ -33,8 +33,9 @@
 //   keeps a histogram; the parent merges them). It includes the gateway's book throttle (a
 //   changed book waits up to 100 ms for its slot, by design). `prices` carries no time and is
 //   not sampled.
-// - RSS of this process (VmRSS at the end of the window, VmHWM peak, and VmRSS before the
-//   clients connected in brackets): gatewayd and the mocks only, the clients live elsewhere;
+// - RSS of this process (VmRSS at the end of the window, VmHWM peak, and in brackets VmRSS
+//   before the clients connected and once they all had their acks, before the marks move):
+//   gatewayd and the mocks only, the clients live elsewhere;
 // - CPU over the window in % of one core: this process (getrusage: gatewayd, the mocks and the
 //   mark driver) and the client processes together (each its getrusage from start to stop);
 // - closed: clients the gateway closed (1013 = too slow), failed connects (or clients lost
@@ -669,6 +670,8 @@ int run(int argc, char** argv) {
         std::fprintf(stderr, "ws_load: %d of %d clients ready after %.1f s\n", ready, clients,
                      connect_s);
 
+    double const rss_connected = status_mb("VmRSS:");
+
     // The mark driver: each symbol's mark steps up and down around its start.
     std::atomic<bool> driving{true};
     std::thread driver([&] {
@@ -755,7 +758,8 @@ int run(int argc, char** argv) {
     std::printf("ws_load clients=%d procs=%d ready=%d symbols=%zu subs/client=%zu "
                 "threads/proc=%d mark_ms=%d window=%.1fs connect=%.1fs | delivered %.0f msg/s "
                 "(books %.0f, prices %.0f, trades %.0f, other %.0f) | book lag p50 %lld ms p99 "
-                "%lld ms (n=%llu) | gateway RSS %.0f MB peak %.0f MB (%.0f before clients) | CPU "
+                "%lld ms (n=%llu) | gateway RSS %.0f MB peak %.0f MB (%.0f before clients, %.0f "
+                "connected) | CPU "
                 "gateway+mocks+driver %.0f%% clients %.0f%% | closed %d (1013: %d) failed %d "
                 "lost procs %d\n",
                 clients, procs, ready, symbols.size(), frames.size(), threads, mark_ms, window_s,
@@ -764,7 +768,7 @@ int run(int argc, char** argv) {
                 static_cast<double>(other) / window_s,
                 static_cast<long long>(quantile(lag, samples, 0.5)),
                 static_cast<long long>(quantile(lag, samples, 0.99)),
-                static_cast<unsigned long long>(samples), rss_now, rss_peak, rss_before,
+                static_cast<unsigned long long>(samples), rss_now, rss_peak, rss_before, rss_connected,
                 100.0 * cpu / window_s, 100.0 * client_cpu / window_s, closed, closed_1013, failed,
                 missing);
     return missing == 0 ? 0 : 1;

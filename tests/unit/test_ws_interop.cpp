@@ -6,10 +6,13 @@
 // ping answered, the server's close.
 #include <catch2/catch.hpp>
 
+#include "support/eventually.hpp"
+
 #include <gateway/net/http_server.hpp>
 #include <gateway/net/websocket.hpp>
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/use_future.hpp>
 #include <boost/beast/core/buffers_to_string.hpp>
@@ -74,6 +77,50 @@ struct echo_server {
     std::shared_ptr<net::http_server> server;
     std::shared_ptr<net::ws_session> session;
     std::promise<net::ws_end> ended;
+    unsigned short port = 0;
+    std::thread thread;
+};
+
+/// Runs an echo session to its end (spawned, not awaited, by the detached server's hook).
+asio::awaitable<void> run_echo(std::shared_ptr<net::ws_session> s) {
+    net::ws_session::message_handler const echo = [s](std::string_view text) {
+        s->send(std::string(text));
+    };
+    co_await s->run(echo);
+}
+
+/// A server whose hook starts the session and returns at once, as gatewayd's endpoint does, so
+/// the HTTP connection's coroutine ends while the session goes on.
+struct detached_server {
+    detached_server() {
+        server = std::make_shared<net::http_server>(
+            ioc, net::server_options{},
+            [](net::request&,
+               net::tcp::endpoint const&) -> asio::awaitable<std::optional<net::response>> {
+                co_return net::response{http::status::not_found, 11};
+            });
+        server->on_upgrade(
+            [this](net::request&, net::tcp::endpoint const&,
+                   net::ws_upgrade& up) -> asio::awaitable<std::optional<net::response>> {
+                auto s = co_await up.accept(net::ws_options{});
+                if (s)
+                    asio::co_spawn(s->get_executor(), run_echo(s), asio::detached);
+                hooks_done.fetch_add(1);
+                co_return std::nullopt;
+            });
+        port = server->listen({asio::ip::make_address("127.0.0.1"), 0}).port();
+        server->start();
+        thread = std::thread([this] { ioc.run(); });
+    }
+    ~detached_server() {
+        server->stop();
+        ioc.stop();
+        thread.join();
+    }
+
+    asio::io_context ioc;
+    std::shared_ptr<net::http_server> server;
+    std::atomic<int> hooks_done{0};
     unsigned short port = 0;
     std::thread thread;
 };
@@ -257,6 +304,25 @@ TEST_CASE("ws interop: the client end talks to Beast's server", "[unit][ws]") {
     CHECK(end.code == 1001);
     CHECK(end.reason == "restart");
     CHECK(end.by_peer);
+}
+
+TEST_CASE("ws interop: a session that outlives its upgrade hook stays counted and stop() closes "
+          "it with 1001",
+          "[unit][ws]") {
+    detached_server server;
+    beast_client client(server.port);
+    client.ws.write(asio::buffer(std::string("still here")));
+    CHECK(client.read() == "still here"); // the hook has returned, the session serves on
+    CHECK(server.hooks_done == 1);
+    CHECK(server.server->connection_count() == 1); // counted against the cap all the same
+
+    server.server->stop();
+    beast::flat_buffer b;
+    beast::error_code ec;
+    client.ws.read(b, ec);
+    CHECK(ec == websocket::error::closed);
+    CHECK(client.ws.reason().code == websocket::close_code::going_away);
+    CHECK(test::eventually([&] { return server.server->connection_count() == 0; }));
 }
 
 } // namespace ws_interop_test

@@ -127,15 +127,21 @@ private:
 /// The handshake step of an upgrade request, handed to the server's upgrade hook.
 class ws_upgrade {
 public:
-    ws_upgrade(boost::beast::tcp_stream& stream, request& req, std::function<void()>& abort)
+    /// `lease` is the server's hold on the connection (its count against the connection cap,
+    /// `stop()` reaching it): a session that takes the connection keeps it until it ends.
+    ws_upgrade(boost::beast::tcp_stream& stream, request& req, std::function<void()>& abort,
+               std::shared_ptr<void> lease = nullptr)
         : stream_(stream)
         , req_(req)
-        , abort_(abort) {}
+        , abort_(abort)
+        , lease_(std::move(lease)) {}
 
     /**
      * Completes the handshake (101) and returns the session, which the hook then `run()`s; null
      * when the handshake failed (the connection is gone). After this the HTTP connection
-     * belongs to the session; the server's `stop()` closes it with 1001.
+     * belongs to the session; the server's `stop()` closes it with 1001. The hook need not await
+     * `run()`: the server goes on counting the connection until the session ends, and the
+     * hook's and the HTTP connection's coroutine frames are freed meanwhile.
      */
     boost::asio::awaitable<std::shared_ptr<ws_session>> accept(ws_options const& options);
 
@@ -147,6 +153,7 @@ private:
     boost::beast::tcp_stream& stream_;
     request& req_;
     std::function<void()>& abort_;
+    std::shared_ptr<void> lease_;
 };
 
 /// Why `ws_connect` failed.

@@ -22,17 +22,6 @@ using stream::client_frame;
 constexpr std::string_view live_path = "/ws/v1/perps";
 constexpr std::string_view testnet_path = "/ws/v1/testnet/perps";
 
-/// One client connection's subscriptions; touched on the connection's strand only.
-struct client_state {
-    std::shared_ptr<net::ws_session> session;
-    bool testnet = false;
-    rate_identity caller;
-    std::string request_id;
-    std::map<std::string, std::shared_ptr<void>> subs; ///< key -> hub membership
-    std::set<std::string> pending;                     ///< subscribes waiting for `check`
-    bool closed = false;
-};
-
 std::string describe(stream::subscription const& s) {
     std::string out = "'" + std::string(stream::to_string(s.channel)) + "' on '" + s.provider + "'";
     if (!s.symbol.empty())
@@ -42,6 +31,17 @@ std::string describe(stream::subscription const& s) {
     return out;
 }
 } // namespace
+
+/// One client connection's subscriptions; touched on the connection's strand only.
+struct ws_endpoint::client_state {
+    std::shared_ptr<net::ws_session> session;
+    bool testnet = false;
+    rate_identity caller;
+    std::string request_id;
+    std::map<std::string, std::shared_ptr<void>> subs; ///< key -> hub membership
+    std::set<std::string> pending;                     ///< subscribes waiting for `check`
+    bool closed = false;
+};
 
 bool ws_endpoint::handles(std::string_view target) {
     auto const path = target.substr(0, target.find('?'));
@@ -178,15 +178,25 @@ ws_endpoint::upgrade(net::request& req, net::tcp::endpoint const& remote,
             boost::asio::detached);
     };
 
-    auto served = session->run(std::move(on_message));
+    // The session runs on its own: this coroutine, and the HTTP connection's that awaits it,
+    // end now, so a connection open for hours holds neither frame nor the upgrade request.
+    boost::asio::co_spawn(session->get_executor(), serve_client(state, std::move(on_message)),
+                          boost::asio::detached);
+    co_return std::nullopt;
+}
+
+boost::asio::awaitable<void>
+ws_endpoint::serve_client(std::shared_ptr<client_state> state,
+                          net::ws_session::message_handler on_message) const {
+    auto served = state->session->run(std::move(on_message));
     auto const end = co_await std::move(served);
     state->closed = true;
     auto const count = state->subs.size();
     state->subs.clear();
     --*connections_;
-    log::info("request_id=" + request_id + " ws=close code=" + std::to_string(end.code) + " by=" +
-              (end.by_peer ? "client" : "server") + " subscriptions=" + std::to_string(count));
-    co_return std::nullopt;
+    log::info("request_id=" + state->request_id + " ws=close code=" + std::to_string(end.code) +
+              " by=" + (end.by_peer ? "client" : "server") +
+              " subscriptions=" + std::to_string(count));
 }
 
 } // namespace gateway::server

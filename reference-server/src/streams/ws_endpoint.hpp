@@ -51,6 +51,11 @@ public:
     std::size_t connections() const noexcept { return connections_->load(); }
 
 private:
+    struct client_state;
+    /// Runs an accepted session until it ends, then releases its subscriptions.
+    boost::asio::awaitable<void> serve_client(std::shared_ptr<client_state> state,
+                                              net::ws_session::message_handler on_message) const;
+
     registry const& providers_;
     api_key_gate const& gate_;
     stream_hub& hub_;

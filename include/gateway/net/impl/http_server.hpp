@@ -485,6 +485,9 @@ inline boost::asio::awaitable<void> http_server::linger_close(std::shared_ptr<co
 inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connection> c) {
     namespace beast = boost::beast;
     auto self = shared_from_this();
+    // The connection is forgotten (no longer counted, out of stop()'s reach) when the last
+    // holder lets go: this coroutine, or the WebSocket session that took the connection over.
+    std::shared_ptr<void> lease(nullptr, [self, raw = c.get()](void*) { self->forget(raw); });
     std::size_t const buffer_limit = std::max(options_.read_buffer_limit, options_.header_limit);
     beast::flat_buffer buffer(buffer_limit);
     bool first = true;
@@ -573,14 +576,15 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
                 buffer.clear();
                 buffer.shrink_to_fit();
             }
-            ws_upgrade up(c->stream, req, c->abort);
+            ws_upgrade up(c->stream, req, c->abort, lease);
             try {
                 res = co_await upgrade_(req, c->remote, up);
             } catch (std::exception const&) {
                 res = render_({failure_kind::internal, "Internal error."}, req.version());
             }
-            c->abort = nullptr;
             c->upgraded = up.taken();
+            if (!c->upgraded)
+                c->abort = nullptr;
             if (res && !c->upgraded)
                 early = std::move(res); // refused: answered, then closed
             break;
@@ -617,7 +621,7 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
         c->stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
         c->stream.close();
     }
-    forget(c.get());
+    lease.reset();
 }
 
 } // namespace gateway::net

@@ -168,6 +168,8 @@ struct ws_session::impl {
     std::size_t rbeg = 0;
     std::size_t rend = 0;
     net::ws_frame::reader reader;
+    /// The accepting server's hold on the connection, released when the session ends.
+    std::shared_ptr<void> lease;
     // Any thread:
     std::atomic<std::size_t> queued{0};
     std::atomic<bool> open{true};
@@ -553,6 +555,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
     i.keepalive.cancel();
     i.hard_close.cancel();
     i.shut_transport(); // ends a write the peer never takes
+    i.lease.reset();    // the descriptor is closed: the server stops counting the connection
     co_return end;
 }
 
@@ -588,8 +591,10 @@ ws_upgrade::accept(ws_options const& options) {
     auto [ec, n] = co_await http::async_write(socket, res, use_tuple);
     if (ec)
         co_return nullptr;
-    auto session = std::make_shared<ws_session>(std::make_unique<ws_session::impl>(
-        std::in_place_type<ws_detail::tcp::socket>, false, options, std::move(socket)));
+    auto state = std::make_unique<ws_session::impl>(std::in_place_type<ws_detail::tcp::socket>,
+                                                    false, options, std::move(socket));
+    state->lease = std::move(lease_);
+    auto session = std::make_shared<ws_session>(std::move(state));
     abort_ = [weak = std::weak_ptr<ws_session>(session)] {
         if (auto s = weak.lock())
             s->close(ws_code::going_away, "server stopping");
