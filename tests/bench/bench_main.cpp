@@ -35,6 +35,9 @@ namespace ws_load {
 int run(int argc, char** argv);
 int run_clients(int argc, char** argv);
 } // namespace ws_load
+namespace ws_floor {
+int run(int argc, char** argv);
+}
 } // namespace gateway_bench
 
 namespace {
@@ -64,6 +67,9 @@ constexpr entry benches[] = {
      "API_KEY BASE_URL SECONDS: the soak's steady mixed load (scripts/soak.sh)"},
     {"ws_load", gateway_bench::ws_load::run,
      "[clients] [seconds] [symbols]: /ws/v1/perps fan-out: msg/s, book lag p50/p99, RSS, CPU"},
+    {"ws_floor", gateway_bench::ws_floor::run,
+     "[clients] [seconds] [bytes] [rounds/s]: what the kernel alone costs to fan a frame out "
+     "to that many loopback clients (ws_load's floor)"},
 };
 
 /// Entries a benchmark starts itself (its child processes re-execute this program); not listed.
