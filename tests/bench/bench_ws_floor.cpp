@@ -162,8 +162,8 @@ bool read_all(int fd, void* data, std::size_t size) {
     }
     double const cpu = cpu_s(RUSAGE_SELF) - cpu0;
     std::uint64_t const buckets = lag.size();
-    bool ok = write_all(report, &messages, sizeof messages) && write_all(report, &cpu, sizeof cpu) &&
-              write_all(report, &buckets, sizeof buckets);
+    bool ok = write_all(report, &messages, sizeof messages) &&
+              write_all(report, &cpu, sizeof cpu) && write_all(report, &buckets, sizeof buckets);
     for (auto const& [b, count] : lag)
         ok = ok && write_all(report, &b, sizeof b) && write_all(report, &count, sizeof count);
     std::_Exit(ok ? 0 : 1);
@@ -179,7 +179,8 @@ int run(int argc, char** argv) {
     char const* t = std::getenv("WS_FLOOR_THREADS");
     int const threads = t ? std::atoi(t) : 2;
     if (clients < 1 || seconds < 1 || bytes < 8 || rate < 1 || threads < 1) {
-        std::fprintf(stderr, "usage: gateway_bench ws_floor [clients] [seconds] [bytes] [rounds/s]\n");
+        std::fprintf(stderr,
+                     "usage: gateway_bench ws_floor [clients] [seconds] [bytes] [rounds/s]\n");
         return 2;
     }
     std::signal(SIGPIPE, SIG_IGN);
@@ -334,14 +335,13 @@ int run(int argc, char** argv) {
         return -1.0;
     };
     std::sort(issue_ms.begin(), issue_ms.end());
-    std::printf("ws_floor clients=%d procs=%d threads=%d bytes=%zu rounds/s=%d window=%.1fs | "
-                "delivered %.0f msg/s, dropped %llu | lag p50 %.1f ms p99 %.1f ms | one round's "
-                "writes issued in %.1f ms (median) | CPU server %.0f%% clients %.0f%%\n",
-                clients, procs, threads, bytes, rate, window_s,
-                static_cast<double>(messages) / window_s,
-                static_cast<unsigned long long>(dropped.load()), quantile(0.5), quantile(0.99),
-                issue_ms[issue_ms.size() / 2], 100.0 * cpu / window_s,
-                100.0 * client_cpu / window_s);
+    std::printf(
+        "ws_floor clients=%d procs=%d threads=%d bytes=%zu rounds/s=%d window=%.1fs | "
+        "delivered %.0f msg/s, dropped %llu | lag p50 %.1f ms p99 %.1f ms | one round's "
+        "writes issued in %.1f ms (median) | CPU server %.0f%% clients %.0f%%\n",
+        clients, procs, threads, bytes, rate, window_s, static_cast<double>(messages) / window_s,
+        static_cast<unsigned long long>(dropped.load()), quantile(0.5), quantile(0.99),
+        issue_ms[issue_ms.size() / 2], 100.0 * cpu / window_s, 100.0 * client_cpu / window_s);
     return 0;
 }
 

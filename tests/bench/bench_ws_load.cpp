@@ -24,7 +24,9 @@
 // End of file on its stdin (the parent gone) makes a child exit at once; the parent reaps them
 // all (and kills one that does not exit after its result).
 // A driver in this process moves the marks of those symbols on mock-alpha every WS_LOAD_MARK_MS
-// (default 20 ms), which changes allMids and the books upstream. The summary line:
+// (default 20 ms), which changes allMids and the books upstream; mock-alpha pushes a changed l2Book
+// at most every WS_LOAD_BOOK_MS (default 50 ms, ten times alpha's real cadence of >= 0.5 s, so
+// that the gateway's 100 ms book limit is what paces the books). The summary line:
 // - delivered: data frames received by all clients per second of the window (and per channel);
 // - lag p50/p99: for `orderbook` frames, client receipt minus the book's `timestamp`, which is
 //   mock-alpha's l2Book `time`, stamped when the mock builds the upstream frame; both are the
@@ -170,8 +172,7 @@ std::optional<std::int64_t> book_timestamp(std::string_view text) {
 bool has_type(std::string_view text, std::string_view type) {
     constexpr std::string_view head = "{\"type\":\"";
     return text.size() > head.size() + type.size() && text.substr(0, head.size()) == head &&
-           text.substr(head.size(), type.size()) == type &&
-           text[head.size() + type.size()] == '"';
+           text.substr(head.size(), type.size()) == type && text[head.size() + type.size()] == '"';
 }
 
 /// Lag in ms -> how many book frames had it.
@@ -595,10 +596,12 @@ int run(int argc, char** argv) {
     int const want_symbols = argc > 3 ? std::atoi(argv[3]) : 3;
     int const threads = env_int("WS_LOAD_THREADS", 1);
     int const mark_ms = env_int("WS_LOAD_MARK_MS", 20);
+    int const book_ms = env_int("WS_LOAD_BOOK_MS", 50);
     int const procs =
         std::min(clients, env_int("WS_LOAD_PROCS",
                                   (clients + clients_per_process - 1) / clients_per_process));
-    if (clients < 1 || seconds < 1 || want_symbols < 1 || threads < 1 || mark_ms < 1 || procs < 1) {
+    if (clients < 1 || seconds < 1 || want_symbols < 1 || threads < 1 || mark_ms < 1 ||
+        book_ms < 1 || procs < 1) {
         std::fprintf(stderr, "usage: gateway_bench ws_load [clients] [seconds] [symbols]\n");
         return 2;
     }
@@ -618,9 +621,9 @@ int run(int argc, char** argv) {
         [](gateway::server::server_config& cfg) {
             cfg.providers["alpha"].options["budget"] = "100000000";
         },
-        [](gateway::mocks::mock_options& m) {
+        [book_ms](gateway::mocks::mock_options& m) {
             m.rate_limits = false;
-            m.ws_book_interval = 50ms;
+            m.ws_book_interval = std::chrono::milliseconds(book_ms);
         });
     auto const key = gw.create_key(gateway::server::auth::key_env::live, 1e9);
 
@@ -755,22 +758,22 @@ int run(int argc, char** argv) {
     for (auto const& [ms, n] : lag)
         samples += n;
     double const total = static_cast<double>(books + trades + prices + other);
-    std::printf("ws_load clients=%d procs=%d ready=%d symbols=%zu subs/client=%zu "
-                "threads/proc=%d mark_ms=%d window=%.1fs connect=%.1fs | delivered %.0f msg/s "
-                "(books %.0f, prices %.0f, trades %.0f, other %.0f) | book lag p50 %lld ms p99 "
-                "%lld ms (n=%llu) | gateway RSS %.0f MB peak %.0f MB (%.0f before clients, %.0f "
-                "connected) | CPU "
-                "gateway+mocks+driver %.0f%% clients %.0f%% | closed %d (1013: %d) failed %d "
-                "lost procs %d\n",
-                clients, procs, ready, symbols.size(), frames.size(), threads, mark_ms, window_s,
-                connect_s, total / window_s, static_cast<double>(books) / window_s,
-                static_cast<double>(prices) / window_s, static_cast<double>(trades) / window_s,
-                static_cast<double>(other) / window_s,
-                static_cast<long long>(quantile(lag, samples, 0.5)),
-                static_cast<long long>(quantile(lag, samples, 0.99)),
-                static_cast<unsigned long long>(samples), rss_now, rss_peak, rss_before, rss_connected,
-                100.0 * cpu / window_s, 100.0 * client_cpu / window_s, closed, closed_1013, failed,
-                missing);
+    std::printf(
+        "ws_load clients=%d procs=%d ready=%d symbols=%zu subs/client=%zu "
+        "threads/proc=%d mark_ms=%d book_ms=%d window=%.1fs connect=%.1fs | delivered %.0f msg/s "
+        "(books %.0f, prices %.0f, trades %.0f, other %.0f) | book lag p50 %lld ms p99 "
+        "%lld ms (n=%llu) | gateway RSS %.0f MB peak %.0f MB (%.0f before clients, %.0f "
+        "connected) | CPU "
+        "gateway+mocks+driver %.0f%% clients %.0f%% | closed %d (1013: %d) failed %d "
+        "lost procs %d\n",
+        clients, procs, ready, symbols.size(), frames.size(), threads, mark_ms, book_ms, window_s,
+        connect_s, total / window_s, static_cast<double>(books) / window_s,
+        static_cast<double>(prices) / window_s, static_cast<double>(trades) / window_s,
+        static_cast<double>(other) / window_s, static_cast<long long>(quantile(lag, samples, 0.5)),
+        static_cast<long long>(quantile(lag, samples, 0.99)),
+        static_cast<unsigned long long>(samples), rss_now, rss_peak, rss_before, rss_connected,
+        100.0 * cpu / window_s, 100.0 * client_cpu / window_s, closed, closed_1013, failed,
+        missing);
     return missing == 0 ? 0 : 1;
 }
 

@@ -232,8 +232,8 @@ TEST_CASE("ws frame: UTF-8 validation finds a bad byte at any offset in an ASCII
 
 TEST_CASE("ws frame: a header written apart from its payload is the frame's own header",
           "[unit][ws]") {
-    for (std::size_t size : {std::size_t{0}, std::size_t{125}, std::size_t{126},
-                             std::size_t{65535}, std::size_t{65536}}) {
+    for (std::size_t size : {std::size_t{0}, std::size_t{125}, std::size_t{126}, std::size_t{65535},
+                             std::size_t{65536}}) {
         INFO("size " << size);
         std::string const payload(size, 'p');
         std::string whole;

@@ -47,6 +47,22 @@ boost::json::value payload_json(stream_payload const& p, stream::subscription co
         },
         p);
 }
+/**
+ * When a book held back by the rate limit goes out: the first point of the interval's grid (the
+ * same for every topic) at least one interval after the last frame. On the grid, topics held
+ * back together go out on one tick; and a held book waits for the grid, not for a timer started
+ * by its own last frame, so the frame sent is not locked into a fixed phase with an upstream
+ * that pushes faster than the limit (a timer chained to its own last firing would keep finding
+ * the book that arrived just before the previous one, about one upstream period old).
+ */
+std::chrono::steady_clock::time_point slot_after(std::chrono::steady_clock::time_point last,
+                                                 std::chrono::steady_clock::duration interval) {
+    auto const earliest = last + interval;
+    if (interval.count() <= 0)
+        return earliest;
+    auto const into = earliest.time_since_epoch() % interval;
+    return into.count() == 0 ? earliest : earliest + (interval - into);
+}
 } // namespace
 
 struct stream_hub::topic : std::enable_shared_from_this<topic> {
@@ -91,19 +107,20 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
     }
 
     /// The pending book or price map as the next frame when its slot has come by `now` (the
-    /// hub's tick); otherwise null, and `next` is when it comes.
-    frame_ptr take_due(time_point now, time_point& next) {
+    /// hub's tick, whose grid point is `slot`, or `now` off the grid); otherwise null, and `next`
+    /// is when it comes.
+    frame_ptr take_due(time_point now, time_point slot, time_point& next) {
         std::lock_guard lock(m);
         if (!pending_book) {
             due = false;
             return nullptr;
         }
         if (now < last_sent + interval) {
-            next = last_sent + interval;
+            next = slot_after(last_sent, interval);
             return nullptr;
         }
         due = false;
-        last_sent = now;
+        last_sent = slot;
         auto frame =
             std::make_shared<std::string const>(stream::data_frame(sub, *pending_book, ++seq));
         pending_book.reset();
@@ -130,7 +147,9 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
                 std::lock_guard lock(m);
                 pending_book = std::move(value); // the latest wins
                 schedule = !std::exchange(due, true);
-                when = last_sent + interval;
+                // At once when the last frame is an interval old, else on the grid.
+                auto const now = std::chrono::steady_clock::now();
+                when = now >= last_sent + interval ? now : slot_after(last_sent, interval);
             }
             if (schedule && !hub_alive.expired())
                 hub->schedule(shared_from_this(), when);
@@ -147,8 +166,7 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
 
 stream_hub::stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval)
     : ex_(std::move(ex))
-    , book_interval_(
-          std::chrono::duration_cast<std::chrono::steady_clock::duration>(book_interval))
+    , book_interval_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(book_interval))
     , strand_(boost::asio::make_strand(ex_))
     , tick_(strand_)
     , alive_(std::make_shared<bool>(true)) {}
@@ -206,17 +224,22 @@ void stream_hub::arm(time_point when) {
 
 void stream_hub::tick() {
     std::vector<std::weak_ptr<topic>> due;
+    time_point now;
+    time_point slot;
     {
         std::lock_guard lock(tick_m_);
         due.swap(due_);
         tick_posted_ = false;
-        if (tick_at_ <= std::chrono::steady_clock::now())
-            tick_at_ = time_point::max(); // this is that timer's tick
+        now = std::chrono::steady_clock::now();
+        slot = now;
+        if (tick_at_ <= now) {
+            slot = tick_at_; // the timer's grid point: the next slot is one interval after it
+            tick_at_ = time_point::max();
+        }
     }
-    // Every book and price map whose slot has come goes out in one pass (one `now`, so topics
-    // flushed together stay due together), and each client's writer starts once for all of its
-    // frames: one write per client per tick.
-    auto const now = std::chrono::steady_clock::now();
+    // Every book and price map whose slot has come goes out in one pass (one slot time, so
+    // topics flushed together stay due together), and each client's writer starts once for all
+    // of its frames: one write per client per tick.
     std::vector<std::weak_ptr<topic>> later;
     auto next = time_point::max();
     {
@@ -226,7 +249,7 @@ void stream_hub::tick() {
             if (!t)
                 continue;
             auto when = time_point::max();
-            if (auto frame = t->take_due(now, when))
+            if (auto frame = t->take_due(now, slot, when))
                 t->broadcast(frame);
             else if (when != time_point::max()) {
                 next = std::min(next, when);

@@ -77,7 +77,7 @@ private:
     mutable std::mutex m_;
     std::unordered_map<std::string, std::shared_ptr<topic>> topics_;
     boost::asio::strand<boost::asio::any_io_executor> strand_; ///< runs every tick
-    std::mutex tick_m_; // guards the five below
+    std::mutex tick_m_;                                        // guards the five below
     std::vector<std::weak_ptr<topic>> due_;
     bool tick_posted_ = false;
     bool stopped_ = false;

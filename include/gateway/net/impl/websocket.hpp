@@ -156,7 +156,7 @@ struct ws_session::impl {
     bool ended = false;
     bool writing = false;         ///< a write is in flight
     bool writer_finished = false; ///< the close frame is out, or a write failed: no more writes
-    std::string wbuf;             ///< the batch being written (copied frames), or its control frames
+    std::string wbuf; ///< the batch being written (copied frames), or its control frames
     // A server's batch on plain TCP is gathered instead: each frame's header from `heads`, its
     // payload from the shared frame itself (held until written), so a frame fanned out to
     // thousands of clients is never copied per client.
