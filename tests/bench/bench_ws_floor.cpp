@@ -26,6 +26,7 @@
 #include <map>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <string>
 #include <sys/epoll.h>
 #include <sys/resource.h>
@@ -126,7 +127,7 @@ bool read_all(int fd, void* data, std::size_t size) {
     double const cpu0 = cpu_s(RUSAGE_SELF);
     std::map<std::int64_t, std::uint64_t> lag; // 0.1 ms -> messages
     std::uint64_t messages = 0;
-    std::vector<unsigned char> buf(64 * 1024);
+    std::vector<unsigned char> buf(std::size_t{64} * 1024);
     std::vector<epoll_event> evs(512);
     for (bool running = true; running;) {
         int const k = ::epoll_wait(ep, evs.data(), static_cast<int>(evs.size()), -1);
@@ -254,6 +255,7 @@ int run(int argc, char** argv) {
     std::atomic<std::uint64_t> dropped{0};
     std::vector<std::atomic<std::int64_t>> finished(static_cast<std::size_t>(threads));
     std::vector<std::thread> pool;
+    pool.reserve(static_cast<std::size_t>(threads));
     for (int th = 0; th < threads; ++th)
         pool.emplace_back([&, th] {
             std::vector<unsigned char> m = message;
