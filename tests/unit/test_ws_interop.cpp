@@ -37,48 +37,56 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-/// gatewayd's WebSocket end on loopback: every text message is echoed; the session's end is
-/// kept. `max_message` is small so that 1009 is cheap to reach.
-struct echo_server {
-    echo_server() {
+/// http_server on loopback, on a thread of its own: 404 to plain requests, upgrades to `hook`.
+struct loopback_server {
+    explicit loopback_server(net::upgrade_handler hook) {
         server = std::make_shared<net::http_server>(
             ioc, net::server_options{},
             [](net::request&,
                net::tcp::endpoint const&) -> asio::awaitable<std::optional<net::response>> {
                 co_return net::response{http::status::not_found, 11};
             });
-        server->on_upgrade(
-            [this](net::request&, net::tcp::endpoint const&,
-                   net::ws_upgrade& up) -> asio::awaitable<std::optional<net::response>> {
-                net::ws_options o;
-                o.max_message = 1024;
-                auto s = co_await up.accept(o);
-                if (!s)
-                    co_return std::nullopt;
-                session = s;
-                net::ws_session::message_handler const echo = [s](std::string_view text) {
-                    s->send(std::string(text));
-                };
-                auto const end = co_await s->run(echo);
-                ended.set_value(end);
-                co_return std::nullopt;
-            });
+        server->on_upgrade(std::move(hook));
         port = server->listen({asio::ip::make_address("127.0.0.1"), 0}).port();
         server->start();
         thread = std::thread([this] { ioc.run(); });
     }
-    ~echo_server() {
+    ~loopback_server() {
         server->stop();
         ioc.stop();
         thread.join();
     }
+    loopback_server(loopback_server const&) = delete;
+    loopback_server& operator=(loopback_server const&) = delete;
 
     asio::io_context ioc;
     std::shared_ptr<net::http_server> server;
-    std::shared_ptr<net::ws_session> session;
-    std::promise<net::ws_end> ended;
     unsigned short port = 0;
     std::thread thread;
+};
+
+/// gatewayd's WebSocket end on loopback: every text message is echoed; the session's end is
+/// kept. `max_message` is small so that 1009 is cheap to reach.
+struct echo_server {
+    std::shared_ptr<net::ws_session> session;
+    std::promise<net::ws_end> ended;
+    loopback_server http{
+        [this](net::request&, net::tcp::endpoint const&,
+               net::ws_upgrade& up) -> asio::awaitable<std::optional<net::response>> {
+            net::ws_options o;
+            o.max_message = 1024;
+            auto s = co_await up.accept(o);
+            if (!s)
+                co_return std::nullopt;
+            session = s;
+            net::ws_session::message_handler const echo = [s](std::string_view text) {
+                s->send(std::string(text));
+            };
+            auto const end = co_await s->run(echo);
+            ended.set_value(end);
+            co_return std::nullopt;
+        }};
+    unsigned short port = http.port;
 };
 
 /// Runs an echo session to its end (spawned, not awaited, by the detached server's hook).
@@ -92,37 +100,17 @@ asio::awaitable<void> run_echo(std::shared_ptr<net::ws_session> s) {
 /// A server whose hook starts the session and returns at once, as gatewayd's endpoint does, so
 /// the HTTP connection's coroutine ends while the session goes on.
 struct detached_server {
-    detached_server() {
-        server = std::make_shared<net::http_server>(
-            ioc, net::server_options{},
-            [](net::request&,
-               net::tcp::endpoint const&) -> asio::awaitable<std::optional<net::response>> {
-                co_return net::response{http::status::not_found, 11};
-            });
-        server->on_upgrade(
-            [this](net::request&, net::tcp::endpoint const&,
-                   net::ws_upgrade& up) -> asio::awaitable<std::optional<net::response>> {
-                auto s = co_await up.accept(net::ws_options{});
-                if (s)
-                    asio::co_spawn(s->get_executor(), run_echo(s), asio::detached);
-                hooks_done.fetch_add(1);
-                co_return std::nullopt;
-            });
-        port = server->listen({asio::ip::make_address("127.0.0.1"), 0}).port();
-        server->start();
-        thread = std::thread([this] { ioc.run(); });
-    }
-    ~detached_server() {
-        server->stop();
-        ioc.stop();
-        thread.join();
-    }
-
-    asio::io_context ioc;
-    std::shared_ptr<net::http_server> server;
     std::atomic<int> hooks_done{0};
-    unsigned short port = 0;
-    std::thread thread;
+    loopback_server http{
+        [this](net::request&, net::tcp::endpoint const&,
+               net::ws_upgrade& up) -> asio::awaitable<std::optional<net::response>> {
+            auto s = co_await up.accept(net::ws_options{});
+            if (s)
+                asio::co_spawn(s->get_executor(), run_echo(s), asio::detached);
+            hooks_done.fetch_add(1);
+            co_return std::nullopt;
+        }};
+    unsigned short port = http.port;
 };
 
 /// Beast's client, connected and through the handshake.
@@ -314,15 +302,15 @@ TEST_CASE("ws interop: a session that outlives its upgrade hook stays counted an
     client.ws.write(asio::buffer(std::string("still here")));
     CHECK(client.read() == "still here"); // the hook has returned, the session serves on
     CHECK(server.hooks_done == 1);
-    CHECK(server.server->connection_count() == 1); // counted against the cap all the same
+    CHECK(server.http.server->connection_count() == 1); // counted against the cap all the same
 
-    server.server->stop();
+    server.http.server->stop();
     beast::flat_buffer b;
     beast::error_code ec;
     client.ws.read(b, ec);
     CHECK(ec == websocket::error::closed);
     CHECK(client.ws.reason().code == websocket::close_code::going_away);
-    CHECK(test::eventually([&] { return server.server->connection_count() == 0; }));
+    CHECK(test::eventually([&] { return server.http.server->connection_count() == 0; }));
 }
 
 } // namespace ws_interop_test
