@@ -56,10 +56,11 @@ double cpu_s(int who) {
            static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
-bool write_all(int fd, void const* data, std::size_t size) {
-    auto const* p = static_cast<char const*>(data);
+/// Moves all `size` bytes with `op` (read or write) on a pipe; false if the other end is gone.
+template <class Op, class Byte>
+bool transfer_all(Op op, int fd, Byte* p, std::size_t size) {
     while (size > 0) {
-        auto const n = ::write(fd, p, size);
+        auto const n = op(fd, p, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -70,18 +71,12 @@ bool write_all(int fd, void const* data, std::size_t size) {
     return true;
 }
 
+bool write_all(int fd, void const* data, std::size_t size) {
+    return transfer_all(::write, fd, static_cast<char const*>(data), size);
+}
+
 bool read_all(int fd, void* data, std::size_t size) {
-    auto* p = static_cast<char*>(data);
-    while (size > 0) {
-        auto const n = ::read(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= static_cast<std::size_t>(n);
-    }
-    return true;
+    return transfer_all(::read, fd, static_cast<char*>(data), size);
 }
 
 /// One client process: connects `n` sockets to `port`, says so on `report`, then reads until

@@ -93,6 +93,12 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
 
     using time_point = std::chrono::steady_clock::time_point;
 
+    /// When the next book or price map may go (m held): `now` when the last one is an interval
+    /// old, else the grid point after that interval.
+    time_point next_slot(time_point now) const {
+        return now >= last_sent + interval ? now : slot_after(last_sent, interval);
+    }
+
     void broadcast(frame_ptr const& frame) {
         std::vector<std::shared_ptr<net::ws_session>> to;
         {
@@ -115,8 +121,8 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
             due = false;
             return nullptr;
         }
-        if (now < last_sent + interval) {
-            next = slot_after(last_sent, interval);
+        if (auto const when = next_slot(now); when > now) {
+            next = when;
             return nullptr;
         }
         due = false;
@@ -147,9 +153,7 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
                 std::lock_guard lock(m);
                 pending_book = std::move(value); // the latest wins
                 schedule = !std::exchange(due, true);
-                // At once when the last frame is an interval old, else on the grid.
-                auto const now = std::chrono::steady_clock::now();
-                when = now >= last_sent + interval ? now : slot_after(last_sent, interval);
+                when = next_slot(std::chrono::steady_clock::now());
             }
             if (schedule && !hub_alive.expired())
                 hub->schedule(shared_from_this(), when);
