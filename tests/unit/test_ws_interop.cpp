@@ -51,7 +51,11 @@ struct loopback_server {
         server->start();
         thread = std::thread([this] { ioc.run(); });
     }
-    ~loopback_server() {
+    ~loopback_server() { shutdown(); }
+    /// Stops the server and its thread (the io_context stays until destruction).
+    void shutdown() {
+        if (!thread.joinable())
+            return;
         server->stop();
         ioc.stop();
         thread.join();
@@ -87,6 +91,15 @@ struct echo_server {
             co_return std::nullopt;
         }};
     unsigned short port = http.port;
+
+    // The session's timers belong to the server's io_context: it goes first.
+    ~echo_server() {
+        http.shutdown();
+        session.reset();
+    }
+    echo_server() = default;
+    echo_server(echo_server const&) = delete;
+    echo_server& operator=(echo_server const&) = delete;
 };
 
 /// Runs an echo session to its end (spawned, not awaited, by the detached server's hook).
