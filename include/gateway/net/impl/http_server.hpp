@@ -487,7 +487,12 @@ inline boost::asio::awaitable<void> http_server::serve(std::shared_ptr<connectio
     auto self = shared_from_this();
     // The connection is forgotten (no longer counted, out of stop()'s reach) when the last
     // holder lets go: this coroutine, or the WebSocket session that took the connection over.
-    std::shared_ptr<void> lease(nullptr, [self, raw = c.get()](void*) { self->forget(raw); });
+    // Weak: a session kept by the server's own handler state (a mock's subscriber list) must
+    // not keep the server, and through its handler that state, alive in a cycle.
+    std::shared_ptr<void> lease(nullptr, [weak = weak_from_this(), raw = c.get()](void*) {
+        if (auto server = weak.lock())
+            server->forget(raw);
+    });
     std::size_t const buffer_limit = std::max(options_.read_buffer_limit, options_.header_limit);
     beast::flat_buffer buffer(buffer_limit);
     bool first = true;
