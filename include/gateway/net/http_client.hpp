@@ -34,6 +34,7 @@ struct fetch_error {
         connect, ///< resolve or connect failed (refused, unreachable, TLS handshake)
         timeout, ///< no complete answer before the deadline
         io,      ///< the connection broke mid-request or the answer was not HTTP
+        refused, ///< the request itself was refused before sending (CR, LF or NUL in a header)
     };
     kind what = kind::io;
     std::string message; ///< one sentence naming the step, e.g. "connect to http://..: refused"
@@ -70,6 +71,12 @@ public:
     /**
      * Sends `req` to `base` (its target is taken as a path under `base.prefix`) and reads the
      * answer. Host, User-Agent and Content-Length are filled in.
+     *
+     * A request whose target, header names or header values hold CR, LF or NUL is refused with
+     * `fetch_error::kind::refused` and nothing is sent: such bytes would split one request into
+     * two on a pooled connection. A connection goes back to the pool only when its answer ended
+     * exactly at the end of what was read; one holding bytes nobody asked for is closed, so no
+     * answer can ever reach another request.
      */
     boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
     async_request(url const& base, http_request req, fetch_options opt = {});

@@ -13,6 +13,7 @@
 #include <openssl/ssl.h>
 
 #include <optional>
+#include <string_view>
 
 namespace gateway::net {
 
@@ -59,8 +60,11 @@ http_client::take(std::string const& origin) {
     while (it != idle_.end() && !it->second.empty()) {
         auto c = std::move(it->second.back());
         it->second.pop_back();
-        // Servers close idle keep-alive connections; don't bet a request on an old one.
-        if (now - c->idle_since < std::chrono::seconds(20) && c->plain.socket().is_open())
+        // Servers close idle keep-alive connections; don't bet a request on an old one. Bytes
+        // that arrived while it sat idle answer nothing we asked: such a connection is closed.
+        boost::system::error_code ec;
+        if (now - c->idle_since < std::chrono::seconds(20) && c->plain.socket().is_open() &&
+            c->buffer.size() == 0 && c->plain.socket().available(ec) == 0 && !ec)
             return c;
     }
     return nullptr;
@@ -75,9 +79,42 @@ GATEWAY_IO_DECL void http_client::give_back(std::string const& origin,
         v.push_back(std::move(c));
 }
 
+namespace detail {
+/// True when `s` holds no CR, LF or NUL: the bytes that end or cut an HTTP/1.1 header line.
+constexpr bool header_safe(std::string_view s) noexcept {
+    for (char const ch : s)
+        if (ch == '\r' || ch == '\n' || ch == '\0')
+            return false;
+    return true;
+}
+
+/// The refusal of a request that would not travel as one HTTP message, or nothing.
+GATEWAY_IO_DECL std::optional<fetch_error> unsafe_request(url const& base,
+                                                          http_request const& req) {
+    std::string_view what;
+    if (!header_safe(req.target()))
+        what = "its target";
+    for (auto const& f : req) {
+        if (!what.empty())
+            break;
+        if (!header_safe(f.name_string()) || !header_safe(f.value()))
+            what = "a header";
+    }
+    if (what.empty())
+        return std::nullopt;
+    fetch_error e;
+    e.what = fetch_error::kind::refused;
+    e.message = "refused to send a request to " + base.str() + ": " + std::string(what) +
+                " holds CR, LF or NUL";
+    return e;
+}
+} // namespace detail
+
 GATEWAY_IO_DECL boost::asio::awaitable<boost::system::result<http_response, fetch_error>>
 http_client::async_request(url const& base, http_request req, fetch_options opt) {
     auto const deadline = std::chrono::steady_clock::now() + opt.timeout;
+    if (auto refused = detail::unsafe_request(base, req))
+        co_return *refused;
     req.target(base.target(req.target()));
     req.set(http::field::host, base.authority());
     if (req.find(http::field::user_agent) == req.end())
@@ -176,7 +213,9 @@ http_client::attempt(url const& base, http_request& req, fetch_options const& op
     if (ec)
         co_return detail::failure(base, fetch_error::kind::io, "read from", ec, true);
     http_response res = parser.release();
-    if (res.keep_alive())
+    // Bytes past the end of this answer answer no request of ours (a peer that answered twice,
+    // or a smuggled request's answer): reusing the connection would hand them to the next caller.
+    if (res.keep_alive() && c->buffer.size() == 0)
         give_back(origin, std::move(c));
     co_return res;
 }
