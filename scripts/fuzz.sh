@@ -34,7 +34,7 @@ if [[ $mode != --smoke && $mode != --long ]]; then
   exit 2
 fi
 all_targets=(http_request decimal_address client_bodies router alpha_info alpha_exchange beta_rest
-             gamma_rest eip712 msgpack ws_frames ws_wire)
+             gamma_rest eip712 msgpack ws_frames ws_wire upstream_headers)
 ((${#targets[@]})) || targets=("${all_targets[@]}")
 
 for tool in clang++-14 cmake ninja; do

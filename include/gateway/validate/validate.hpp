@@ -56,16 +56,25 @@ GATEWAY_DECL result<void> validate(cancel_order_request const& r,
 GATEWAY_DECL result<void> validate(set_leverage_request const& r,
                                    body_kind kind = body_kind::signed_write);
 /**
+ * Checks a value that travels in an upstream HTTP header (gamma's credentials): printable ASCII
+ * (0x20-0x7E) only, CONTRACT 6.3, so no CR, LF or NUL can split the upstream request. The
+ * message names `field` and never repeats the value.
+ * @par Errors VALIDATION_ERROR naming `field`.
+ */
+GATEWAY_DECL result<void> check_header_value(std::string_view field, std::string_view value);
+/**
  * Checks a gamma order body: `tokenId` decimal digits, `size` > 0, 0 < `price` < 1,
  * `signatureType` 0..2, non-negative `feeRateBps`/`expiration`/`nonce`, an `expiration` when
  * and only when `timeInForce` is `gtd`; for a signed write also `salt`, `signature`, `apiKey`,
- * `apiSecret`, `passphrase`. Messages name fields, never repeat a credential.
+ * `apiSecret`, `passphrase`; the credentials printable ASCII (check_header_value). Messages
+ * name fields, never repeat a credential.
  * @par Errors VALIDATION_ERROR naming the field.
  */
 GATEWAY_DECL result<void> validate(gamma_order_request const& r,
                                    body_kind kind = body_kind::signed_write);
 /**
- * Checks a gamma cancel body: non-empty `orderId`, `apiKey`, `apiSecret`, `passphrase`.
+ * Checks a gamma cancel body: non-empty `orderId`, `apiKey`, `apiSecret`, `passphrase`, the
+ * credentials printable ASCII (check_header_value).
  * @par Errors VALIDATION_ERROR naming the field.
  */
 GATEWAY_DECL result<void> validate(gamma_cancel_request const& r);

@@ -70,6 +70,12 @@ result<api_credentials> read_credentials(std::optional<std::string_view> api_key
         return missing(api_secret_header);
     if (!passphrase || passphrase->empty())
         return missing(passphrase_header);
+    // They go on into upstream headers: CR, LF or NUL there would split the upstream request.
+    for (auto const& [header, value] :
+         {std::pair{api_key_header, *api_key}, std::pair{api_secret_header, *secret},
+          std::pair{passphrase_header, *passphrase}})
+        if (auto ok = check_header_value(header, value); !ok)
+            return ok.error();
     return api_credentials(std::string(*api_key), std::string(*secret), std::string(*passphrase));
 }
 

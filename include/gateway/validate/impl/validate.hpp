@@ -40,6 +40,13 @@ public:
         check(when || !present, field,
               quote(field) + " applies only to " + std::string(what) + ".");
     }
+    /// `field` travels in an upstream header: printable ASCII only (CONTRACT 6.3).
+    void header_value(std::string_view field, std::string_view value) {
+        if (error_)
+            return;
+        if (auto r = check_header_value(field, value); !r)
+            error_ = r.error();
+    }
     result<void> done() const {
         if (error_)
             return *error_;
@@ -148,6 +155,15 @@ GATEWAY_DECL result<void> validate(set_leverage_request const& r, body_kind kind
     return c.done();
 }
 
+GATEWAY_DECL result<void> check_header_value(std::string_view field, std::string_view value) {
+    for (char const ch : value)
+        if (ch < 0x20 || ch > 0x7E) // char may be signed: bytes >= 0x80 are negative there
+            return field_error(field, "'" + std::string(field) +
+                                          "' must hold printable ASCII characters only (0x20 "
+                                          "to 0x7E): it travels in an upstream HTTP header.");
+    return {};
+}
+
 GATEWAY_DECL result<void> validate(gamma_order_request const& r, body_kind kind) {
     bool const write = kind == body_kind::signed_write;
     detail::checks c;
@@ -169,6 +185,9 @@ GATEWAY_DECL result<void> validate(gamma_order_request const& r, body_kind kind)
     c.needed(write, "apiKey", !r.api_key.empty(), "a signed write");
     c.needed(write, "apiSecret", !r.api_secret.empty(), "a signed write");
     c.needed(write, "passphrase", !r.passphrase.empty(), "a signed write");
+    c.header_value("apiKey", r.api_key);
+    c.header_value("apiSecret", r.api_secret);
+    c.header_value("passphrase", r.passphrase);
     return c.done();
 }
 
@@ -178,6 +197,9 @@ GATEWAY_DECL result<void> validate(gamma_cancel_request const& r) {
     c.non_empty("apiKey", r.api_key);
     c.non_empty("apiSecret", r.api_secret);
     c.non_empty("passphrase", r.passphrase);
+    c.header_value("apiKey", r.api_key);
+    c.header_value("apiSecret", r.api_secret);
+    c.header_value("passphrase", r.passphrase);
     return c.done();
 }
 
