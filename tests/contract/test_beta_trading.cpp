@@ -153,6 +153,23 @@ TEST_CASE("beta writes refused before any upstream order request", "[contract][b
         require_error(res, 400, "MAX_LEVERAGE_EXCEEDED", "leverage");
         CHECK(contains(error_of(res).at("message").as_string(), "10"));
     }
+    SECTION("leverage far above every bracket (1000): MAX_LEVERAGE_EXCEEDED naming the "
+            "market's maximum, as on alpha") {
+        set_leverage_request l;
+        l.symbol = "BTC";
+        l.leverage = 1000;
+        auto res = t.post("/v1/perps/beta/leverage", fake_signed(json::value_from(l).as_object()));
+        require_error(res, 400, "MAX_LEVERAGE_EXCEEDED", "leverage");
+        REQUIRE(t.btc.max_leverage != 0);
+        CHECK(error_of(res).at("details").at("maxLeverage").as_int64() ==
+              static_cast<std::int64_t>(t.btc.max_leverage));
+        CHECK(contains(error_of(res).at("message").as_string(),
+                       "maximum of " + std::to_string(t.btc.max_leverage)));
+        l.leverage = 0;
+        require_error(
+            t.post("/v1/perps/beta/leverage", fake_signed(json::value_from(l).as_object())), 400,
+            "VALIDATION_ERROR", "leverage");
+    }
     SECTION("an unknown market: 404 MARKET_NOT_FOUND") {
         auto r = order("NOPE", side::buy, order_type::market, "1");
         require_error(t.post("/v1/perps/beta/orders", fake_signed(body_of(r))), 404,

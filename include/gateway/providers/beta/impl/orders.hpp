@@ -298,15 +298,20 @@ GATEWAY_DECL result<query_params> leverage_params(set_leverage_request const& r,
     auto symbol = upstream_symbol(r.symbol, false);
     if (!symbol)
         return symbol.error();
-    if (r.leverage < 1 || r.leverage > 125)
-        return field_error("leverage", "'leverage' must be an integer from 1 to 125 on beta.");
-    if (m.max_leverage != 0 && r.leverage > static_cast<std::int64_t>(m.max_leverage)) {
-        api_error e = field_error("leverage",
-                                  "'leverage' " + std::to_string(r.leverage) +
-                                      " is above the market maximum of " +
-                                      std::to_string(m.max_leverage) + ".",
-                                  errc::max_leverage_exceeded);
-        e.details["maxLeverage"] = static_cast<std::int64_t>(m.max_leverage);
+    if (r.leverage < 1)
+        return field_error("leverage", "'leverage' must be an integer of at least 1.");
+    // Above the market's maximum (beta's ceiling, 125, when the market names none) is
+    // MAX_LEVERAGE_EXCEEDED naming it (CONTRACT 2), as on alpha.
+    constexpr std::int64_t beta_ceiling = 125;
+    std::int64_t const max =
+        m.max_leverage != 0 ? static_cast<std::int64_t>(m.max_leverage) : beta_ceiling;
+    if (r.leverage > max) {
+        api_error e =
+            field_error("leverage",
+                        "'leverage' " + std::to_string(r.leverage) +
+                            " is above the market maximum of " + std::to_string(max) + ".",
+                        errc::max_leverage_exceeded);
+        e.details["maxLeverage"] = max;
         return e;
     }
     if (r.margin_mode != margin_mode::cross)
