@@ -523,7 +523,8 @@ void set_mark(mock_server const& m, std::string const& symbol, std::string const
                  R"({"symbol":")" + symbol + R"(","price":")" + price + R"("})");
 }
 
-/// The seeded trader: 100000 USDC (perps), 500 PURR and 250 spot USDC; BTC long 0.5 @ 60000
+/// The seeded trader: 100000 USDC (perps and spot, CONTRACT §10), 500 PURR and 250 more spot
+/// USDC; BTC long 0.5 @ 60000
 /// (10x cross), xyz:TSLA short 10 @ 440 (5x isolated); four resting orders; one named agent.
 /// Marks pinned at BTC 65000, xyz:TSLA 430.
 json::value seed_trader(mock_server const& m) {
@@ -711,7 +712,7 @@ TEST_CASE("alpha mock: spot balances, open orders per dex, and frontendOpenOrder
     auto const spot = info_json(*m, user_body("spotClearinghouseState", trader));
     check_keys(spot, json::parse(ccxt_spot_balances), "spotClearinghouseState");
     CHECK(spot == json::parse(R"({"balances":[
-        {"coin":"USDC","token":0,"hold":"0.0","total":"250.0","entryNtl":"0.0"},
+        {"coin":"USDC","token":0,"hold":"0.0","total":"100250.0","entryNtl":"0.0"},
         {"coin":"PURR","token":1,"hold":"100.0","total":"500.0","entryNtl":"0.0"}]})"));
 
     auto const open = info_json(*m, user_body("openOrders", trader));

@@ -134,8 +134,9 @@ json::value const& row(json::value const& list, std::string_view symbol) {
     return list; // not reached
 }
 
-/// alice: USDT 100000; BTCUSDT long 0.5 @ 60000 (10x cross); ETHUSDT short 2 @ 3500 (20x
-/// isolated); spot USDT 250 and ASTER 1000; marks pinned at BTC 65000 and ETH 3400.
+/// alice: USDT 100000 (futures and spot, CONTRACT §10); BTCUSDT long 0.5 @ 60000 (10x cross);
+/// ETHUSDT short 2 @ 3500 (20x isolated); spot USDT 250 more and ASTER 1000; marks pinned at
+/// BTC 65000 and ETH 3400.
 void seed_alice(mock_server& m) {
     set_mark(m, "BTC", "65000");
     set_mark(m, "ETH", "3400");
@@ -927,7 +928,7 @@ TEST_CASE("beta mock: leverageBracket and the spot account", "[contract][mock][b
     CHECK(keys(s) == keys(fixture("ccxt-fetchBalance.json", 1)));
     REQUIRE(s.at("balances").as_array().size() == 2);
     CHECK(s.at("balances").at(0) ==
-          json::parse(R"({"asset":"USDT","free":"250.00000000","locked":"0.00000000"})"));
+          json::parse(R"({"asset":"USDT","free":"100250.00000000","locked":"0.00000000"})"));
     CHECK(s.at("balances").at(1).at("asset") == "ASTER");
 }
 
@@ -1152,7 +1153,11 @@ TEST_CASE("beta mock: /__mock/accounts shows the account and refuses bad bodies"
                                               "openOrders", "userTrades", "income", "spot",
                                               "agents"});
     CHECK(view.at("account").at("totalWalletBalance") == "1000.00000000");
-    CHECK(view.at("spot").at("balances").at(0).at("asset") == "BTC"); // BTC is a spot balance
+    // Every asset is a spot balance, USDT the futures collateral as well (CONTRACT §10).
+    std::set<std::string> spot_assets;
+    for (auto const& b : view.at("spot").at("balances").as_array())
+        spot_assets.emplace(b.at("asset").as_string());
+    CHECK(spot_assets == std::set<std::string>{"BTC", "USDT"});
     CHECK(view.at("income").at(0).at("incomeType") == "TRANSFER");
     std::string upper = alice().address;
     upper[5] = static_cast<char>(std::toupper(static_cast<unsigned char>(upper[5])));

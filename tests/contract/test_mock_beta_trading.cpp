@@ -110,6 +110,14 @@ std::unique_ptr<mock_server> start_funded() {
     return m;
 }
 
+json::value const& row_of_asset(json::value const& list, std::string_view asset) {
+    for (auto const& x : list.as_array())
+        if (x.at("asset").as_string() == asset)
+            return x;
+    FAIL("no balance for " << asset);
+    return list; // not reached
+}
+
 std::string id_of(json::value const& order) {
     return std::to_string(order.at("orderId").to_number<std::uint64_t>());
 }
@@ -462,7 +470,8 @@ TEST_CASE("beta mock trading: refused orders answer the upstream's codes and tex
             {"symbol=ETHUSDT&side=BUY&type=TRAILING_STOP_MARKET&quantity=0.01&callbackRate=1",
              wb::invalid_order_type, ""},
             {"symbol=SOLUSDT&side=BUY&type=MARKET&quantity=1", wb::invalid_symbol, ""},
-            {"symbol=ETHUSDT&side=BUY&type=MARKET&quantity=1", wb::insufficient_balance, ""},
+            // 100 ETH at 1500: more than the 101000 spot USDT.
+            {"symbol=ETHUSDT&side=BUY&type=MARKET&quantity=100", wb::insufficient_balance, ""},
             {"symbol=ETHUSDT&side=SELL&type=MARKET&quantity=2", wb::insufficient_balance, ""},
             {"symbol=ETHUSDT&side=BUY&type=LIMIT&quantity=100001&price=1000&timeInForce=GTC",
              wb::filter_failure, "Filter failure: LOT_SIZE"},
@@ -513,6 +522,28 @@ TEST_CASE("beta mock trading: signatures, nonces and weights on the order endpoi
     CHECK(get_signed(*m, "/fapi/v3/userTrades", "symbol=BTCUSDT").as_array().size() == 2);
     // An unknown method on a known path stays -5000.
     CHECK(fetch(http::verb::put, m->base_url() + "/fapi/v3/leverage").status == 404);
+}
+
+TEST_CASE("beta mock control: balances credit the spot balance and, for USDT, the futures "
+          "collateral too, so one call funds both",
+          "[contract][mock][beta]") {
+    auto m = mock_server::start({upstream::beta});
+    set_mark(*m, "BTC", "65000");
+    mock_post(*m, "/__mock/accounts",
+              R"({"address":")" + alice().address + R"(","balances":{"USDT":"100000"}})");
+    // A spot BTC/USDT buy from that wallet: paid from the spot USDT the call credited.
+    auto const spot = post_order(*m,
+                                 "symbol=BTCUSDT&side=BUY&type=LIMIT&quantity=0.01"
+                                 "&price=64000&timeInForce=GTC",
+                                 "/api/v3/order");
+    CHECK(spot.at("status") == "NEW");
+    auto const account = get_signed(*m, "/api/v3/account");
+    auto const& usdt = row_of_asset(account.at("balances"), "USDT");
+    CHECK(dec(usdt.at("free")) == dec_text("99360"));
+    CHECK(dec(usdt.at("locked")) == dec_text("640"));
+    // And the futures collateral holds the same 100000.
+    auto const futures = get_signed(*m, "/fapi/v3/account");
+    CHECK(dec(futures.at("totalWalletBalance")) == dec_text("100000"));
 }
 
 } // namespace mock_beta_trading_test

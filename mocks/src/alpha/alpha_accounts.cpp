@@ -482,10 +482,12 @@ std::optional<account_seed> parse_seed(json::object const& body, ledger const& l
 }
 
 void apply_seed(account_seed const& s, ledger& l, std::int64_t now) {
+    // `balances`: every asset to its spot balance, and USDC to the perps collateral as well,
+    // so one call lets the address trade both (CONTRACT §10); `spotBalances`: spot only.
     for (auto const& b : s.balances) {
-        if (b.spot)
+        if (b.spot || b.token == "USDC")
             l.credit_spot(s.address, b.token, b.amt);
-        else
+        if (!b.spot)
             l.credit(s.address, b.token, b.amt);
     }
     for (auto const& a : s.agents)

@@ -220,11 +220,11 @@ bool parse_balances(json::object const& body, std::string_view key, bool spot_on
             why = "'" + std::string(key) + "." + asset + "' must not be negative.";
             return false;
         }
-        // `balances`: USDT is futures collateral (CONTRACT §10), other assets are spot.
+        // `balances`: every asset to its spot balance, and USDT to the futures collateral as
+        // well, so one call lets the address trade both (CONTRACT §10); `spotBalances`: spot.
         if (!spot_only && asset == "USDT")
             out.futures.emplace_back(asset, *a);
-        else
-            out.spot.emplace_back(asset, *a);
+        out.spot.emplace_back(asset, *a);
     }
     return true;
 }
