@@ -34,6 +34,7 @@ enum class errc {
     invalid_credentials,    ///< 401 gamma credentials refused upstream
     testnet_key_only,       ///< 403 test key outside /v1/testnet/
     signer_not_approved,    ///< 403 beta: the account has not approved the read signer
+    csrf_rejected,          ///< 403 cookie-session account request without a valid CSRF token
     provider_not_found,     ///< 404 unknown alias, or vertical/testnet the provider lacks
     market_not_found,       ///< 404 unknown symbol
     dex_not_found,          ///< 404 unknown dex
@@ -59,7 +60,7 @@ struct errc_row {
     unsigned http_status;
     std::string_view wire;
 };
-inline constexpr std::array<errc_row, 28> errc_table{{
+inline constexpr std::array<errc_row, 29> errc_table{{
     {errc::validation_error, 400, "VALIDATION_ERROR"},
     {errc::invalid_json, 400, "INVALID_JSON"},
     {errc::unsupported_order_type, 400, "UNSUPPORTED_ORDER_TYPE"},
@@ -71,6 +72,7 @@ inline constexpr std::array<errc_row, 28> errc_table{{
     {errc::invalid_credentials, 401, "INVALID_CREDENTIALS"},
     {errc::testnet_key_only, 403, "TESTNET_KEY_ONLY"},
     {errc::signer_not_approved, 403, "SIGNER_NOT_APPROVED"},
+    {errc::csrf_rejected, 403, "CSRF_REJECTED"},
     {errc::provider_not_found, 404, "PROVIDER_NOT_FOUND"},
     {errc::market_not_found, 404, "MARKET_NOT_FOUND"},
     {errc::dex_not_found, 404, "DEX_NOT_FOUND"},

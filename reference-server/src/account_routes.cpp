@@ -392,14 +392,15 @@ std::optional<std::int64_t> parse_key_id(std::string_view text) {
 
 // ---- JSON -----------------------------------------------------------------------------------
 
-// Errors of the JSON account API. The contract has no 403 code for a failed CSRF check (its only
-// 403 is TESTNET_KEY_ONLY, which means something else), so both a missing session and a failed
-// CSRF check answer 401 INVALID_API_KEY, told apart by the message.
+// Errors of the JSON account API: no session is 401 INVALID_API_KEY, a session whose call lacks
+// its CSRF token is 403 CSRF_REJECTED (CONTRACT 2), as the forms answer 403.
 api_error sign_in_required() {
     return make_error(errc::invalid_api_key, "Sign in required.");
 }
 api_error csrf_failed() {
-    return make_error(errc::invalid_api_key, "Missing or invalid CSRF token.");
+    api_error e = make_error(errc::csrf_rejected, "Missing or invalid CSRF token.");
+    e.details["field"] = "X-CSRF-Token";
+    return e;
 }
 
 reply json_reply(unsigned status, boost::json::value body, header_list headers = {}) {

@@ -423,12 +423,13 @@ TEST_CASE("every state-changing JSON call refuses a missing or wrong X-CSRF-Toke
     auto const token = GENERATE(as<std::optional<std::string>>{}, std::nullopt,
                                 std::optional<std::string>("0123"));
     CAPTURE(token.value_or("(none)"));
+    // A session without its CSRF token: 403 CSRF_REJECTED (CONTRACT 2), not a missing key.
     check_error(
-        c.json(verb::post, "/v1/account/keys", R"({"name":"x","environment":"live"})", token), 401,
-        "INVALID_API_KEY", "Missing or invalid CSRF token.");
-    check_error(c.json(verb::delete_, "/v1/account/keys/" + id, {}, token), 401, "INVALID_API_KEY",
+        c.json(verb::post, "/v1/account/keys", R"({"name":"x","environment":"live"})", token), 403,
+        "CSRF_REJECTED", "Missing or invalid CSRF token.");
+    check_error(c.json(verb::delete_, "/v1/account/keys/" + id, {}, token), 403, "CSRF_REJECTED",
                 "Missing or invalid CSRF token.");
-    check_error(c.json(verb::delete_, "/v1/account/session", {}, token), 401, "INVALID_API_KEY",
+    check_error(c.json(verb::delete_, "/v1/account/session", {}, token), 403, "CSRF_REJECTED",
                 "Missing or invalid CSRF token.");
 
     auto list = json_of(c.json(verb::get, "/v1/account/keys"));
