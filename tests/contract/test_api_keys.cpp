@@ -83,14 +83,39 @@ TEST_CASE("a non-public endpoint answers the spec's three INVALID_API_KEY messag
     }
 }
 
-TEST_CASE("the public endpoints and unknown routes need no key", "[contract][auth]") {
+TEST_CASE("the public endpoints need no key, an unknown API route checks the key first",
+          "[contract][auth]") {
     test::test_gateway gw;
     CHECK(get(gw, "/v1/providers").status == 200);
     CHECK(get(gw, "/v1/providers/alpha").status == 200);
     CHECK(get(gw, "/v1/health/beta").status == 200);
-    auto nf = get(gw, "/v1/no/such/route");
+    auto const code_of = [](test::raw_response const& r) {
+        return std::string(boost::json::parse(r.body).at("error").at("code").as_string());
+    };
+    // Outside the API an unknown path is simply 404.
+    auto outside = get(gw, "/no/such/page");
+    CHECK(outside.status == 404);
+    CHECK(code_of(outside) == "NOT_FOUND");
+    // Under /v1/ the key's checks come first (CONTRACT 2): no key is 401, a key 404.
+    auto anon = get(gw, "/v1/no/such/route");
+    CHECK(anon.status == 401);
+    CHECK(code_of(anon) == "INVALID_API_KEY");
+    auto const key = gw.create_key(key_env::live, 1.0); // 1/s, burst 2
+    auto nf = get(gw, "/v1/no/such/route", key);
     CHECK(nf.status == 404);
-    CHECK(boost::json::parse(nf.body).at("error").at("code").as_string() == "NOT_FOUND");
+    CHECK(code_of(nf) == "NOT_FOUND");
+    CHECK(nf.message["X-RateLimit-Limit"] == "1");
+    // A key whose bucket is empty is 429 there too, not 404.
+    auto limited = get(gw, "/v1/no/such/route", key);
+    for (int i = 0; i < 10 && limited.status == 404; ++i)
+        limited = get(gw, "/v1/no/such/route", key);
+    CHECK(limited.status == 429);
+    CHECK(code_of(limited) == "RATE_LIMITED");
+    // A write to an unknown route: 404, the media type is the route's concern.
+    auto post = fetch(verb::post, gw.base_url + "/v1/no/such/route", "x",
+                      {{"X-API-Key", gw.create_key()}, {"Content-Type", "text/plain"}});
+    CHECK(post.status == 404);
+    CHECK(code_of(post) == "NOT_FOUND");
 }
 
 TEST_CASE("a test key reaches only /v1/testnet/, a live key reaches both", "[contract][auth]") {

@@ -251,7 +251,9 @@ TEST_CASE("a hanging upstream is down within the probe timeout and never delays 
 TEST_CASE("unknown routes are 404 NOT_FOUND and wrong methods 405 with Allow",
           "[contract][public]") {
     test::test_gateway gw;
-    auto nf = fetch(verb::get, gw.base_url + "/v1/nothing/here");
+    // Under /v1/ the key's checks come first (CONTRACT 2): an unknown route is 404 with a key.
+    auto nf =
+        fetch(verb::get, gw.base_url + "/v1/nothing/here", {}, {{"X-API-Key", gw.create_key()}});
     CHECK(nf.status == 404);
     CHECK(boost::json::parse(nf.body).at("error").at("code").as_string() == "NOT_FOUND");
 

@@ -112,7 +112,7 @@ gate_verdict api_key_gate::check(request_head const& head) const {
         }
         verdict.caller = std::move(who);
     }
-    if (carries_body(head) && head.path.substr(0, 4) == "/v1/" &&
+    if (head.route_exists && carries_body(head) && head.path.substr(0, 4) == "/v1/" &&
         !has_media_type(head.header("Content-Type"), "application/json"))
         verdict.refusal =
             make_error(errc::unsupported_media_type, "Send the body as application/json.");

@@ -55,6 +55,9 @@ struct request_head {
     boost::beast::http::verb method = boost::beast::http::verb::get;
     std::string_view path; ///< without the query string
     std::function<std::optional<std::string_view>(std::string_view)> header;
+    /// False for a path no route serves: the key's checks still come first (CONTRACT 2), the
+    /// media type is the route's concern and is not checked.
+    bool route_exists = true;
 };
 
 class api_key_gate {
@@ -66,7 +69,7 @@ public:
         , time_(time)
         , options_(options) {}
 
-    /// Checks a request whose route exists (an unknown path is the router's 404).
+    /// Checks a request's key (401/403/429), then, for a route that exists, its media type.
     gate_verdict check(request_head const& head) const;
 
     /// Takes one token of `who`'s bucket: 429 RATE_LIMITED when it is empty (CONTRACT §3).

@@ -116,11 +116,13 @@ net::inspection session_layer::inspect(net::request_header const& h,
     net::inspection out;
     std::string_view const target = h.target();
     std::string_view const path = target.substr(0, target.find('?'));
-    if (!routes_.find(h.method(), path).path_exists())
+    // The key's checks come before the route's 404 on every API path (CONTRACT 2): a key with
+    // an empty bucket learns nothing about which paths exist. Elsewhere an unknown path is 404.
+    bool const known = routes_.find(h.method(), path).path_exists();
+    if (!known && !path.starts_with("/v1/"))
         return out; // the handler answers 404 NOT_FOUND
-    request_head head{h.method(), path, [&h](std::string_view name) {
-                          return header_of(h, name);
-                      }};
+    request_head head{h.method(), path, [&h](std::string_view name) { return header_of(h, name); },
+                      known};
     auto verdict = gate_.check(head);
     out.headers = std::move(verdict.headers);
     if (verdict.refusal) {
