@@ -209,7 +209,8 @@ TEST_CASE("ccxt's aster class loads markets, reads market data and signed accoun
         CHECK(num(usdt.at("total")) == 99987.05);
         CHECK(num(usdt.at("free")) == 98887.05);
         auto const& spot = s.at("spotBalance");
-        CHECK(num(spot.at("USDT").at("free")) == 250);
+        CHECK(num(spot.at("USDT").at("free")) ==
+              100250); // balances credits spot USDT too (CONTRACT §10)
         CHECK(num(spot.at("ASTER").at("free")) == 1000);
         CHECK(num(spot.at("ASTER").at("used")) == 0);
 
