@@ -318,3 +318,16 @@ TEST_CASE("prices map perps symbols to plain decimal strings", "[contract][price
         REQUIRE(fetch(verb::delete_, gw.alpha->base_url() + "/__mock/faults").status == 200);
     }
 }
+
+TEST_CASE("the per-key limit's 429 says details.scope \"key\"", "[contract][auth][ratelimit]") {
+    test::test_gateway gw;
+    // 0.1/s with a burst of 0.2: not one whole token for the next 8 s, so the first request is
+    // refused however slowly the test runs.
+    auto const key = gw.create_key(key_env::live, 0.1);
+    auto limited = get(gw, "/v1/perps/alpha/prices", key);
+    REQUIRE(limited.status == 429);
+    auto const body = boost::json::parse(limited.body);
+    CHECK(body.at("error").at("code") == "RATE_LIMITED");
+    CHECK(body.at("error").at("details") == boost::json::value{{"scope", "key"}});
+    CHECK(std::stoi(std::string(limited.message["Retry-After"])) >= 1);
+}

@@ -55,6 +55,8 @@ static api_error rate_limited(double rate, rate_decision const& d) {
         make_error(errc::rate_limited, "Rate limit of " + std::to_string(static_cast<int>(rate)) +
                                            " requests per second exceeded for this API key.");
     e.retry_after = static_cast<unsigned>(d.retry_after_seconds);
+    // CONTRACT §3: this key's own bucket; an account past its upstream share says "account".
+    e.details["scope"] = "key";
     return e;
 }
 
