@@ -247,6 +247,16 @@ std::vector<setting> const& settings() {
                  c.key_burst = b;
                  return std::nullopt;
              }},
+            {"max-keys-per-account", "GATEWAY_MAX_KEYS_PER_ACCOUNT", "accounts.maxKeys",
+             "keys an account may hold that are neither revoked nor expired (then 409)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 unsigned long long const n = std::strtoull(v.c_str(), &end, 10);
+                 if (v.empty() || *end != '\0' || v.front() == '-' || n < 1 || n > 100000)
+                     return "must be a whole number 1..100000";
+                 c.max_keys_per_account = static_cast<std::size_t>(n);
+                 return std::nullopt;
+             }},
             {"session-lifetime-s", "GATEWAY_SESSION_LIFETIME_S", "accounts.sessionLifetimeSeconds",
              "lifetime of a settings-page session",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {

@@ -212,3 +212,26 @@ TEST_CASE("gamma declares its catalog and CLOB budgets and its catalog page size
     CHECK_THAT(help, Catch::Contains("GATEWAY_GAMMA_CLOB_BUDGET"));
     CHECK_THAT(help, Catch::Contains("providers.gamma.catalogPageSize"));
 }
+
+TEST_CASE("the key maximum is a setting", "[unit][config]") {
+    auto const defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->max_keys_per_account == 10);
+
+    auto const file = write_temp(R"({"accounts":{"maxKeys":3}})");
+    auto from_file = load_config(file, env_of({}), {});
+    std::remove(file.c_str());
+    REQUIRE(from_file);
+    CHECK(from_file->max_keys_per_account == 3);
+
+    auto cfg = load_config(std::nullopt, env_of({{"GATEWAY_MAX_KEYS_PER_ACCOUNT", "20"}}), {});
+    REQUIRE(cfg);
+    CHECK(cfg->max_keys_per_account == 20);
+
+    for (auto const& value : {"0", "-1", "ten"}) {
+        CAPTURE(value);
+        auto bad = load_config(std::nullopt, env_of({}), {{"max-keys-per-account", value}});
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().find("--max-keys-per-account") != std::string::npos);
+    }
+}
