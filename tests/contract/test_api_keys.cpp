@@ -399,3 +399,36 @@ TEST_CASE("fair share follows --budget-share", "[contract][auth][ratelimit]") {
     CHECK(r.status == 429);
     CHECK(boost::json::parse(r.body).at("error").at("details").at("scope") == "account");
 }
+
+TEST_CASE("fair share holds on beta and gamma too: past its share one account is refused while "
+          "another is served",
+          "[contract][auth][ratelimit]") {
+    auto const path = GENERATE(as<std::string>{}, "/v1/perps/beta/markets/BTC/trades",
+                               "/v1/predictions/gamma/markets?limit=1");
+    CAPTURE(path);
+    test::test_gateway gw([](server::server_config& c) {
+        c.market_cache_ttl = std::chrono::milliseconds(0); // every read is an upstream call
+        c.budget_share_percent = 1;
+    });
+    auto const key_a = gw.create_key();
+    auto& accounts = gw.app->accounts();
+    auto const bob = accounts.sign_up("bob@example.com", "correct horse battery").value();
+    server::auth::new_key_params p;
+    p.name = "bob";
+    auto const key_b = accounts.create_key(bob.id, p).value().key;
+
+    std::optional<test::raw_response> refused;
+    for (int i = 0; i < 39 && !refused; ++i) { // within the key's burst of 40
+        auto r = get(gw, path, key_a);
+        INFO(r.body);
+        if (r.status != 200)
+            refused = std::move(r);
+    }
+    REQUIRE(refused);
+    INFO(refused->body);
+    REQUIRE(refused->status == 429);
+    auto const body = boost::json::parse(refused->body);
+    CHECK(body.at("error").at("code") == "RATE_LIMITED");
+    CHECK(body.at("error").at("details") == boost::json::value{{"scope", "account"}});
+    CHECK(get(gw, path, key_b).status == 200);
+}
