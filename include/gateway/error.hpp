@@ -42,10 +42,11 @@ enum class errc {
     order_not_found,        ///< 404 order missing or already filled
     not_found,              ///< 404 no such route
     method_not_allowed,     ///< 405 route exists for other methods
+    key_limit_reached,      ///< 409 the account holds its maximum of usable keys
     gone,                   ///< 410 removed route
     payload_too_large,      ///< 413 body over the limit
     unsupported_media_type, ///< 415 write without application/json
-    rate_limited,           ///< 429 per-key limit hit
+    rate_limited,           ///< 429 per-key limit or the account's upstream share hit
     internal_error,         ///< 500 a bug; never carries internals
     upstream_error,         ///< 502 upstream error or unparseable body
     provider_unavailable,   ///< 503 provider down or upstream budget spent
@@ -80,6 +81,7 @@ inline constexpr std::array<errc_row, 29> errc_table{{
     {errc::order_not_found, 404, "ORDER_NOT_FOUND"},
     {errc::not_found, 404, "NOT_FOUND"},
     {errc::method_not_allowed, 405, "METHOD_NOT_ALLOWED"},
+    {errc::key_limit_reached, 409, "KEY_LIMIT_REACHED"},
     {errc::gone, 410, "GONE"},
     {errc::payload_too_large, 413, "PAYLOAD_TOO_LARGE"},
     {errc::unsupported_media_type, 415, "UNSUPPORTED_MEDIA_TYPE"},

@@ -1,6 +1,7 @@
 #include "admin_cli.hpp"
 
 #include "auth/accounts.hpp"
+#include "config.hpp"
 
 #include <gateway/util/clock.hpp>
 #include <gateway/util/time.hpp>
@@ -133,6 +134,9 @@ std::filesystem::path data_dir(options const& o) {
 std::unique_ptr<auth::account_service> open_service(options const& o) {
     auth::account_options ao;
     ao.last_used_flush = std::chrono::milliseconds(0); // a one-shot process: no flusher thread
+    // The key limit the server keeps to (GATEWAY_MAX_KEYS_PER_ACCOUNT), else the default.
+    if (auto cfg = load_config(std::nullopt, process_environment(), {}))
+        ao.max_usable_keys = cfg->max_keys_per_account;
     return auth::open_account_service(data_dir(o), ao);
 }
 

@@ -103,6 +103,7 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
     ao.signup_per_address = {i.cfg.signup_per_address_per_hour, i.cfg.signup_per_address_burst};
     ao.signup_global = {i.cfg.signup_global_per_hour, i.cfg.signup_global_burst};
     ao.db_busy_timeout = i.cfg.db_busy_timeout;
+    ao.max_usable_keys = i.cfg.max_keys_per_account;
     ao.now_ms = [&time] {
         return time.now_ms();
     };

@@ -247,6 +247,31 @@ std::vector<setting> const& settings() {
                  c.key_burst = b;
                  return std::nullopt;
              }},
+            {"budget-share", "GATEWAY_BUDGET_SHARE", "rateLimit.budgetSharePercent",
+             "percentage of each upstream's weight budget one account may spend per window "
+             "(past it: 429 with details.scope \"account\"; 100: no limit but the budget)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 std::string_view text = v;
+                 if (text.ends_with('%'))
+                     text.remove_suffix(1);
+                 std::string const number(text);
+                 char* end = nullptr;
+                 double const p = std::strtod(number.c_str(), &end);
+                 if (number.empty() || *end != '\0' || !(p > 0) || p > 100)
+                     return "must be a percentage above 0 and at most 100";
+                 c.budget_share_percent = p;
+                 return std::nullopt;
+             }},
+            {"max-keys-per-account", "GATEWAY_MAX_KEYS_PER_ACCOUNT", "accounts.maxKeys",
+             "keys an account may hold that are neither revoked nor expired (then 409)",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 unsigned long long const n = std::strtoull(v.c_str(), &end, 10);
+                 if (v.empty() || *end != '\0' || v.front() == '-' || n < 1 || n > 100000)
+                     return "must be a whole number 1..100000";
+                 c.max_keys_per_account = static_cast<std::size_t>(n);
+                 return std::nullopt;
+             }},
             {"session-lifetime-s", "GATEWAY_SESSION_LIFETIME_S", "accounts.sessionLifetimeSeconds",
              "lifetime of a settings-page session",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {

@@ -80,6 +80,11 @@ struct server_config {
     /// CONTRACT §3: per-key token bucket (a key's own rate overrides; burst is twice it).
     double key_rate_per_second = 20;
     double key_burst = 40;
+    /// CONTRACT §3 fair share: the percentage of an upstream's weight budget one account may
+    /// spend in any window of the upstream's length (past it: 429, `details.scope` "account").
+    double budget_share_percent = 25;
+    /// CONTRACT §3: keys an account may hold that are neither revoked nor expired.
+    std::size_t max_keys_per_account = 10;
     std::chrono::seconds session_lifetime{12 * 3600};
     /// scrypt cost for account passwords (a power of two).
     std::uint64_t scrypt_n = 1u << 15;

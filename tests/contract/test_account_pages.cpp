@@ -779,3 +779,39 @@ TEST_CASE("the database holds neither the session token nor the CSRF token hande
     CHECK(bytes.find(csrf) == std::string::npos);
     CHECK(bytes.find(csrf.substr(0, 16)) == std::string::npos);
 }
+
+TEST_CASE("an 11th usable key is 409 KEY_LIMIT_REACHED on the JSON API and the settings page "
+          "and revoking one makes room",
+          "[contract][auth]") {
+    test::test_gateway gw;
+    session_client c{gw.base_url, {}};
+    auto const csrf = json_sign_up_and_in(c);
+    std::vector<std::string> ids;
+    for (int i = 0; i < 10; ++i) {
+        auto r =
+            c.json(verb::post, "/v1/account/keys", R"({"name":"ci","environment":"live"})", csrf);
+        REQUIRE(r.status == 201);
+        ids.push_back(std::to_string(json_of(r).at("id").as_int64()));
+    }
+    auto eleventh =
+        c.json(verb::post, "/v1/account/keys", R"({"name":"ci","environment":"live"})", csrf);
+    check_error(eleventh, 409, "KEY_LIMIT_REACHED");
+    CHECK(json_of(c.json(verb::get, "/v1/account/keys")).at("keys").as_array().size() == 10);
+
+    // The settings page's form goes through the same service: refused, the page says why.
+    auto page = c.get("/account");
+    auto form = c.post_form("/account/keys", {{"name", "web"},
+                                              {"environment", "live"},
+                                              {"expiresIn", ""},
+                                              {"csrf", csrf_of(page.body)}});
+    CHECK(form.status == 409);
+    CHECK(form.body.find("revoke one to create another") != std::string::npos);
+
+    REQUIRE(c.json(verb::delete_, "/v1/account/keys/" + ids[0], {}, csrf).status == 200);
+    auto after =
+        c.json(verb::post, "/v1/account/keys", R"({"name":"ci","environment":"live"})", csrf);
+    CHECK(after.status == 201);
+    check_error(
+        c.json(verb::post, "/v1/account/keys", R"({"name":"ci","environment":"live"})", csrf), 409,
+        "KEY_LIMIT_REACHED");
+}

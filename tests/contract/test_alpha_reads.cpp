@@ -494,8 +494,10 @@ TEST_CASE("alpha market data is served from the short cache, account data never 
 
 TEST_CASE("the gateway keeps within its alpha upstream budget: 503 before the upstream's 429",
           "[contract][alpha]") {
-    test::test_gateway gw(
-        [](server::server_config& cfg) { cfg.providers["alpha"].options["budget"] = "300"; });
+    test::test_gateway gw([](server::server_config& cfg) {
+        cfg.providers["alpha"].options["budget"] = "300";
+        cfg.budget_share_percent = 100; // one account may spend it all: the budget's test
+    });
     auto c = gw.client_with(gw.create_key(server::auth::key_env::live, 1000.0));
     REQUIRE(c.dexes("alpha")); // markets learned: perpDexs + 2 x meta + spotMeta = 80
     // Each fills read is one userFills call of weight 20; the budget runs out after 11.

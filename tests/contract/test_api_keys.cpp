@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include <chrono>
+#include <cstdio>
 #include <future>
 
 using namespace gateway;
@@ -342,4 +343,117 @@ TEST_CASE("prices map perps symbols to plain decimal strings", "[contract][price
         CHECK(e504.error().status == 504);
         REQUIRE(fetch(verb::delete_, gw.alpha->base_url() + "/__mock/faults").status == 200);
     }
+}
+
+TEST_CASE("the per-key limit's 429 says details.scope \"key\"", "[contract][auth][ratelimit]") {
+    test::test_gateway gw;
+    // 0.1/s with a burst of 0.2: not one whole token for the next 8 s, so the first request is
+    // refused however slowly the test runs.
+    auto const key = gw.create_key(key_env::live, 0.1);
+    auto limited = get(gw, "/v1/perps/alpha/prices", key);
+    REQUIRE(limited.status == 429);
+    auto const body = boost::json::parse(limited.body);
+    CHECK(body.at("error").at("code") == "RATE_LIMITED");
+    CHECK(body.at("error").at("details") == boost::json::value{{"scope", "key"}});
+    CHECK(std::stoi(std::string(limited.message["Retry-After"])) >= 1);
+}
+
+/// The fills of the `i`th of some addresses that hold nothing: each read is an upstream call.
+static std::string fills_of(int i) {
+    char addr[43];
+    std::snprintf(addr, sizeof addr, "0x%040x", 0xabc000 + i);
+    return std::string("/v1/perps/alpha/account/") + addr + "/fills";
+}
+
+TEST_CASE("fair share: an account past its share of alpha's budget gets 429 scope account "
+          "while another account is still served",
+          "[contract][auth][ratelimit]") {
+    test::test_gateway gw([](server::server_config& c) {
+        // Market data stays cached for the whole test (a cached read costs no share).
+        c.market_cache_ttl = std::chrono::milliseconds(600'000);
+    });
+    auto const key_a = gw.create_key();
+    auto& accounts = gw.app->accounts();
+    auto const bob = accounts.sign_up("bob@example.com", "correct horse battery").value();
+    server::auth::new_key_params p;
+    p.name = "bob";
+    auto const key_b = accounts.create_key(bob.id, p).value().key;
+
+    // alpha: 1200 weight per 60 s, a quarter is 300 per account; userFills weighs 20.
+    REQUIRE(get(gw, "/v1/perps/alpha/prices", key_b).status == 200); // now cached
+    for (int i = 0; i < 15; ++i) {
+        auto r = get(gw, fills_of(i), key_a);
+        INFO(i << " " << r.body);
+        REQUIRE(r.status == 200);
+    }
+    auto refused = get(gw, fills_of(15), key_a);
+    INFO(refused.body);
+    REQUIRE(refused.status == 429);
+    auto const body = boost::json::parse(refused.body);
+    CHECK(body.at("error").at("code") == "RATE_LIMITED");
+    CHECK(body.at("error").at("details") == boost::json::value{{"scope", "account"}});
+    // Until the oldest of the account's calls leaves alpha's 60 s window.
+    auto const retry_after = std::stoi(std::string(refused.message["Retry-After"]));
+    CHECK(retry_after >= 1);
+    CHECK(retry_after <= 60);
+
+    // Another account's reads on the same upstream go on.
+    for (int i = 0; i < 5; ++i)
+        CHECK(get(gw, fills_of(100 + i), key_b).status == 200);
+    // A second key of the same account shares the account's share.
+    p.name = "second";
+    auto const key_a2 = accounts.create_key(*gw.account_id, p).value().key;
+    auto second = get(gw, fills_of(16), key_a2);
+    CHECK(second.status == 429);
+    // A read answered from cache needs no upstream call and costs no share.
+    CHECK(get(gw, "/v1/perps/alpha/prices", key_a).status == 200);
+
+    // Once the window has passed, the account is served again.
+    gw.clock->advance(std::chrono::milliseconds(61'000));
+    CHECK(get(gw, fills_of(17), key_a).status == 200);
+}
+
+TEST_CASE("fair share follows --budget-share", "[contract][auth][ratelimit]") {
+    test::test_gateway gw([](server::server_config& c) {
+        c.budget_share_percent = 5; // 60 of alpha's 1200: three userFills reads
+    });
+    auto const key = gw.create_key();
+    for (int i = 0; i < 3; ++i)
+        REQUIRE(get(gw, fills_of(i), key).status == 200);
+    auto r = get(gw, fills_of(3), key);
+    CHECK(r.status == 429);
+    CHECK(boost::json::parse(r.body).at("error").at("details").at("scope") == "account");
+}
+
+TEST_CASE("fair share holds on beta and gamma too: past its share one account is refused while "
+          "another is served",
+          "[contract][auth][ratelimit]") {
+    auto const path = GENERATE(as<std::string>{}, "/v1/perps/beta/markets/BTC/trades",
+                               "/v1/predictions/gamma/markets?limit=1");
+    CAPTURE(path);
+    test::test_gateway gw([](server::server_config& c) {
+        c.market_cache_ttl = std::chrono::milliseconds(0); // every read is an upstream call
+        c.budget_share_percent = 1;
+    });
+    auto const key_a = gw.create_key();
+    auto& accounts = gw.app->accounts();
+    auto const bob = accounts.sign_up("bob@example.com", "correct horse battery").value();
+    server::auth::new_key_params p;
+    p.name = "bob";
+    auto const key_b = accounts.create_key(bob.id, p).value().key;
+
+    std::optional<test::raw_response> refused;
+    for (int i = 0; i < 39 && !refused; ++i) { // within the key's burst of 40
+        auto r = get(gw, path, key_a);
+        INFO(r.body);
+        if (r.status != 200)
+            refused = std::move(r);
+    }
+    REQUIRE(refused);
+    INFO(refused->body);
+    REQUIRE(refused->status == 429);
+    auto const body = boost::json::parse(refused->body);
+    CHECK(body.at("error").at("code") == "RATE_LIMITED");
+    CHECK(body.at("error").at("details") == boost::json::value{{"scope", "account"}});
+    CHECK(get(gw, path, key_b).status == 200);
 }

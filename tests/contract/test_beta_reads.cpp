@@ -858,6 +858,7 @@ TEST_CASE("beta upstream economy: market data cached and coalesced, account data
         test_gateway gw([](server::server_config& cfg) {
             cfg.market_cache_ttl = std::chrono::milliseconds(0);
             cfg.providers["beta"].options["budget"] = "200";
+            cfg.budget_share_percent = 100; // one account may spend it all: the budget's test
         });
         auto const key = gw.create_key(server::auth::key_env::live, 1000.0);
         auto c = gw.client_with(key);

@@ -809,6 +809,7 @@ TEST_CASE("gamma's two upstreams each spend their own budget", "[contract][gamma
         // Two /midpoints (weight 18 each) and the health probe (1) a 10 s window: below the
         // operators' minimum of 100, set directly to spend it in a test.
         cfg.providers["gamma"].options["clobBudget"] = "37";
+        cfg.budget_share_percent = 100; // one account may spend it all: the budget's test
     });
     auto const key = gw->create_key();
     REQUIRE(api_get(*gw, key, "/v1/predictions/gamma/events?limit=1").status == 200);

@@ -31,6 +31,7 @@ TEST_CASE("beta prices go through the upstream channel: cached, coalesced and wi
             // all-symbols ticker/price (weight 2), plus the start-up probe (weight 1) if it has
             // run; never two tickers.
             c.providers["beta"].options["budget"] = "5";
+            c.budget_share_percent = 100; // one account may spend it all: the budget's test
         });
         auto const key = gw.create_key();
         reset_stats(*gw.beta);

@@ -747,6 +747,7 @@ TEST_CASE("checks from many threads and writes from two connections interleave s
           "[unit][auth]") {
     fixture f;
     f.options.last_used_flush = std::chrono::milliseconds(1);
+    f.options.max_usable_keys = 100; // 51 keys: this test is about interleaving, not the limit
     f.reopen();
     auto const ada = f.sign_up();
     auto const k = f.key(ada.id);
@@ -778,4 +779,57 @@ TEST_CASE("checks from many threads and writes from two connections interleave s
     CHECK(other->list_keys(ada.id).size() == 51);
     f.svc->flush_last_used();
     CHECK(other->list_keys(ada.id).front().last_used_ms == start_ms);
+}
+
+TEST_CASE("an account holds at most max_usable_keys usable keys and revoked or expired ones "
+          "free a place",
+          "[unit][auth]") {
+    fixture f;
+    auto const ada = f.sign_up();
+    auto const bob = f.sign_up("bob@example.com");
+    new_key_params p;
+    p.name = "k";
+    std::vector<created_key> keys;
+    for (int i = 0; i < 10; ++i)
+        keys.push_back(f.key(ada.id));
+    auto const eleventh = f.svc->create_key(ada.id, p);
+    REQUIRE_FALSE(eleventh);
+    CHECK(eleventh.error().code == errc::key_limit_reached);
+    CHECK(eleventh.error().status == 409);
+    CHECK(f.svc->list_keys(ada.id).size() == 10); // nothing was stored
+    // Another account is not affected.
+    CHECK(f.svc->create_key(bob.id, p));
+
+    // A revoked key no longer counts.
+    REQUIRE(f.svc->revoke_key(ada.id, keys[0].info.id));
+    auto const after_revoke = f.svc->create_key(ada.id, p);
+    REQUIRE(after_revoke);
+    CHECK(f.svc->check_key(after_revoke->key).outcome == key_check::verdict::ok);
+    CHECK(f.svc->create_key(ada.id, p).error().code == errc::key_limit_reached);
+
+    // Nor does an expired one.
+    REQUIRE(f.svc->revoke_key(ada.id, keys[1].info.id));
+    auto const short_lived = f.key(ada.id, key_env::live, std::chrono::seconds(60));
+    CHECK(f.svc->create_key(ada.id, p).error().code == errc::key_limit_reached);
+    f.advance(std::chrono::milliseconds(60'000));
+    CHECK(f.svc->create_key(ada.id, p));
+}
+
+TEST_CASE("the key limit is configurable and holds across two connections to one database",
+          "[unit][auth]") {
+    fixture f;
+    f.options.max_usable_keys = 3;
+    f.reopen();
+    auto const ada = f.sign_up();
+    // A second connection to the same file, as the admin command line would open.
+    auto other = open_account_service(f.dir.path, f.options);
+    new_key_params p;
+    p.name = "k";
+    int created = 0;
+    for (int i = 0; i < 4; ++i)
+        for (auto* svc : {f.svc.get(), other.get()})
+            if (svc->create_key(ada.id, p))
+                ++created;
+    CHECK(created == 3);
+    CHECK(other->create_key(ada.id, p).error().code == errc::key_limit_reached);
 }

@@ -190,3 +190,27 @@ TEST_CASE("admin: failures exit 1 and usage errors exit 2", "[unit][auth]") {
         CHECK(r.out.find("keys create") != std::string::npos);
     }
 }
+
+TEST_CASE("admin: keys create past the account's key maximum exits 1 and stores nothing",
+          "[unit][auth]") {
+    temp_dir dir;
+    REQUIRE(
+        admin(dir, {"accounts", "create", "--email", "ops@example.com"}, "a long enough password\n")
+            .code == 0);
+    std::vector<std::string> const create{"keys",  "create", "--email", "ops@example.com",
+                                          "--env", "live"};
+    for (int i = 0; i < 10; ++i)
+        REQUIRE(admin(dir, create).code == 0);
+    auto const refused = admin(dir, create);
+    CHECK(refused.code == 1);
+    CHECK(refused.out.empty());
+    CHECK_THAT(refused.err, Catch::Contains("revoke one to create another"));
+    auto const listed = admin(dir, {"keys", "list", "--email", "ops@example.com"});
+    REQUIRE(listed.code == 0);
+    CHECK(lines(listed.out).size() == 10);
+
+    // A revoked key frees its place.
+    auto const id = fields(lines(listed.out).front()).front();
+    REQUIRE(admin(dir, {"keys", "revoke", "--email", "ops@example.com", "--id", id}).code == 0);
+    CHECK(admin(dir, create).code == 0);
+}

@@ -212,3 +212,52 @@ TEST_CASE("gamma declares its catalog and CLOB budgets and its catalog page size
     CHECK_THAT(help, Catch::Contains("GATEWAY_GAMMA_CLOB_BUDGET"));
     CHECK_THAT(help, Catch::Contains("providers.gamma.catalogPageSize"));
 }
+
+TEST_CASE("the key maximum is a setting", "[unit][config]") {
+    auto const defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->max_keys_per_account == 10);
+
+    auto const file = write_temp(R"({"accounts":{"maxKeys":3}})");
+    auto from_file = load_config(file, env_of({}), {});
+    std::remove(file.c_str());
+    REQUIRE(from_file);
+    CHECK(from_file->max_keys_per_account == 3);
+
+    auto cfg = load_config(std::nullopt, env_of({{"GATEWAY_MAX_KEYS_PER_ACCOUNT", "20"}}), {});
+    REQUIRE(cfg);
+    CHECK(cfg->max_keys_per_account == 20);
+
+    for (auto const& value : {"0", "-1", "ten"}) {
+        CAPTURE(value);
+        auto bad = load_config(std::nullopt, env_of({}), {{"max-keys-per-account", value}});
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().find("--max-keys-per-account") != std::string::npos);
+    }
+}
+
+TEST_CASE("the budget share is a setting in percent", "[unit][config]") {
+    auto const defaults = load_config(std::nullopt, env_of({}), {});
+    REQUIRE(defaults);
+    CHECK(defaults->budget_share_percent == 25);
+
+    auto const file = write_temp(R"({"rateLimit":{"budgetSharePercent":40}})");
+    auto from_file = load_config(file, env_of({}), {});
+    std::remove(file.c_str());
+    REQUIRE(from_file);
+    CHECK(from_file->budget_share_percent == 40);
+
+    auto env = load_config(std::nullopt, env_of({{"GATEWAY_BUDGET_SHARE", "50"}}), {});
+    REQUIRE(env);
+    CHECK(env->budget_share_percent == 50);
+    auto flag = load_config(std::nullopt, env_of({}), {{"budget-share", "12.5%"}});
+    REQUIRE(flag);
+    CHECK(flag->budget_share_percent == 12.5);
+
+    for (auto const& value : {"0", "101", "half", "%"}) {
+        CAPTURE(value);
+        auto bad = load_config(std::nullopt, env_of({}), {{"budget-share", value}});
+        REQUIRE_FALSE(bad);
+        CHECK(bad.error().find("--budget-share") != std::string::npos);
+    }
+}

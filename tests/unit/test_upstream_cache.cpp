@@ -197,3 +197,32 @@ TEST_CASE("coalescing_cache: waiters on other threads are all woken", "[unit][up
     CHECK(fetches >= 1);
     CHECK(fetches <= 16);
 }
+
+TEST_CASE("account_shares: each account has its own share of the window", "[unit][upstream]") {
+    using namespace std::chrono_literals;
+    using clock = std::chrono::steady_clock;
+    gateway::server::account_shares shares(300, 60s);
+    auto const t0 = clock::time_point{} + 1000s;
+    for (int i = 0; i < 15; ++i)
+        REQUIRE(shares.try_take(1, 20, t0 + std::chrono::seconds(i)));
+    CHECK(shares.used(1, t0 + 14s) == 300);
+    // Past its share: refused, nothing booked; the wait is until the oldest call leaves.
+    CHECK_FALSE(shares.try_take(1, 20, t0 + 14s));
+    CHECK(shares.used(1, t0 + 14s) == 300);
+    CHECK(shares.time_until(1, 20, t0 + 14s) == 46s);
+    CHECK(shares.time_until(1, 40, t0 + 14s) == 47s);
+    // Another account is untouched.
+    CHECK(shares.time_until(2, 300, t0 + 14s) == clock::duration::zero());
+    CHECK(shares.try_take(2, 20, t0 + 14s));
+    // The oldest booking leaves the window: room for one more.
+    CHECK(shares.try_take(1, 20, t0 + 60s));
+    CHECK_FALSE(shares.try_take(1, 20, t0 + 60s));
+    // A booking given back (the call was not sent) frees its weight.
+    shares.give_back(1, 20);
+    CHECK(shares.try_take(1, 20, t0 + 60s));
+    // Weight learned from an answer is booked whatever the share holds.
+    shares.charge(2, 500, t0 + 61s);
+    CHECK(shares.used(2, t0 + 61s) == 520);
+    CHECK_FALSE(shares.try_take(2, 1, t0 + 61s));
+    CHECK(shares.time_until(2, 1, t0 + 61s) == 60s);
+}

@@ -489,9 +489,16 @@ public:
             if (params.expires_in)
                 k.expires_ms = t + params.expires_in->count() * 1000;
             k.rate_per_second = params.rate_per_second;
-            key_record const stored = store_->insert_key(k);
+            // The one place every creation path (JSON API, settings page, admin command line,
+            // demo key) passes: the limit holds for all of them.
+            auto const stored = store_->insert_key(k, opts_.max_usable_keys);
+            if (!stored)
+                return make_error(errc::key_limit_reached,
+                                  "This account already holds " +
+                                      std::to_string(opts_.max_usable_keys) +
+                                      " usable keys, its maximum; revoke one to create another.");
             refresh_keys(); // usable from the next check (which would also catch up on its own)
-            return created_key{std::move(key), to_info(stored)};
+            return created_key{std::move(key), to_info(*stored)};
         } catch (database_busy const&) {
             return busy_error("key creation");
         } catch (std::exception const& ex) {

@@ -122,6 +122,9 @@ struct account_options {
     /// How long a database write may wait for another process's lock (the admin command line,
     /// a backup) before giving up: then sign-up/sign-in answer 503 with Retry-After.
     std::chrono::milliseconds db_busy_timeout{5000};
+    /// CONTRACT §3: keys an account may hold that are neither revoked nor expired; creating
+    /// one more is 409 KEY_LIMIT_REACHED.
+    std::size_t max_usable_keys = 10;
     /// How often buffered last-used times are written (never one write per request), and
     /// expired sessions purged. Zero: no background writer; last-used times are written by
     /// `flush_last_used()` and on destruction only.
@@ -148,8 +151,10 @@ struct account_options {
  * either way); 429 RATE_LIMITED with `retry_after` when the (account, address) pair or the
  * address hit its failure cap. create_key: VALIDATION_ERROR naming `name` (empty, over 64
  * characters or with control characters), `expiresIn` (not positive, or over 100 years) or
- * `rate` (not positive); NOT_FOUND for an unknown account. In the members that return a
- * result, a database locked past `db_busy_timeout` is 503 PROVIDER_UNAVAILABLE with
+ * `rate` (not positive); NOT_FOUND for an unknown account; 409 KEY_LIMIT_REACHED when the
+ * account already holds `max_usable_keys` keys that are neither revoked nor expired. In the
+ * members that return a result, a database locked past `db_busy_timeout` is 503
+ * PROVIDER_UNAVAILABLE with
  * `retry_after` (the contract's only 503 code), any other database failure INTERNAL_ERROR.
  * The others (find_*, sign_out, list_keys, revoke_key) throw `database_busy` and `store_error`
  * (std::runtime_errors) for the routes to answer 503 and 500. check_key and flush_last_used

@@ -55,6 +55,8 @@ static api_error rate_limited(double rate, rate_decision const& d) {
         make_error(errc::rate_limited, "Rate limit of " + std::to_string(static_cast<int>(rate)) +
                                            " requests per second exceeded for this API key.");
     e.retry_after = static_cast<unsigned>(d.retry_after_seconds);
+    // CONTRACT §3: this key's own bucket; an account past its upstream share says "account".
+    e.details["scope"] = "key";
     return e;
 }
 
@@ -67,6 +69,20 @@ std::optional<api_error> api_key_gate::charge(rate_identity const& who) const {
     if (d.allowed)
         return std::nullopt;
     return rate_limited(who.rate, d);
+}
+
+std::optional<std::int64_t>
+api_key_gate::account_of(std::optional<std::string_view> api_key) const {
+    if (!api_key)
+        return std::nullopt;
+    try {
+        auto const check = accounts_.check_key(api_key);
+        if (check.outcome == auth::key_check::verdict::ok && check.key)
+            return check.key->account_id;
+    } catch (std::exception const& ex) {
+        log::error(std::string("msg=\"key check failed\" what=\"") + ex.what() + "\"");
+    }
+    return std::nullopt;
 }
 
 gate_verdict api_key_gate::check(request_head const& head) const {
@@ -103,7 +119,7 @@ gate_verdict api_key_gate::check(request_head const& head) const {
         }
         double const rate = key.rate_per_second.value_or(options_.rate_per_second);
         double const burst = key.rate_per_second ? 2 * rate : options_.burst;
-        rate_identity who{std::to_string(key.id), rate, burst};
+        rate_identity who{std::to_string(key.id), rate, burst, key.account_id};
         auto const d = limiter_.take(who.bucket, rate, burst, time_.steady_now());
         add_rate_headers(verdict.headers, d);
         if (!d.allowed) {

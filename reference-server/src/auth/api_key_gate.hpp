@@ -12,6 +12,7 @@
 
 #include <boost/beast/http/verb.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -31,6 +32,8 @@ struct rate_identity {
     std::string bucket; ///< the key's id: never the key itself
     double rate = 0;
     double burst = 0;
+    /// The key's account: whose upstream share its calls spend (CONTRACT §3).
+    std::int64_t account = 0;
 };
 
 /// What the gate decided.
@@ -74,6 +77,12 @@ public:
 
     /// Takes one token of `who`'s bucket: 429 RATE_LIMITED when it is empty (CONTRACT §3).
     std::optional<api_error> charge(rate_identity const& who) const;
+
+    /**
+     * The account of a valid `X-API-Key` value, for a request `check` accepted: the handler
+     * charges its upstream calls to that account's share. No rate-limit token is taken.
+     */
+    std::optional<std::int64_t> account_of(std::optional<std::string_view> api_key) const;
 
     /// Whether `path` is under a testnet prefix (`/v1/testnet/`, `/ws/v1/testnet/`).
     static bool testnet_path(std::string_view path);

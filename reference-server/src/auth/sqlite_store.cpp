@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -392,7 +393,7 @@ public:
         return static_cast<std::size_t>(sqlite3_changes(w_));
     }
 
-    key_record insert_key(key_record const& k) override {
+    std::optional<key_record> insert_key(key_record const& k, std::size_t max_usable) override {
         auto lock = lock_writer();
         run r(insert_key_);
         r.bind(1, k.account_id)
@@ -403,8 +404,12 @@ public:
             .bind(6, k.created_ms)
             .bind_opt(7, k.expires_ms)
             .bind_opt(8, k.revoked_ms)
-            .bind_opt(9, k.rate_per_second);
+            .bind_opt(9, k.rate_per_second)
+            .bind(10, static_cast<std::int64_t>(std::min<std::size_t>(
+                          max_usable, std::numeric_limits<std::int64_t>::max())));
         r.step();
+        if (sqlite3_changes(w_) == 0)
+            return std::nullopt; // the account holds max_usable usable keys already
         key_record out = k;
         out.id = sqlite3_last_insert_rowid(w_);
         out.last_used_ms.reset();
@@ -620,9 +625,13 @@ private:
                                         " created_ms, expires_ms) VALUES(?, ?, ?, ?)");
         delete_session_ = statement(w_, "DELETE FROM sessions WHERE token_hash = ?");
         delete_expired_ = statement(w_, "DELETE FROM sessions WHERE expires_ms <= ?");
-        insert_key_ = statement(w_, "INSERT INTO api_keys(account_id, key_hash, last4, name, env,"
-                                    " created_ms, expires_ms, revoked_ms, rate_per_second)"
-                                    " VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        // One statement counts the account's usable keys and inserts below the limit (?10).
+        insert_key_ = statement(
+            w_, "INSERT INTO api_keys(account_id, key_hash, last4, name, env, created_ms,"
+                " expires_ms, revoked_ms, rate_per_second)"
+                " SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9"
+                " WHERE (SELECT COUNT(*) FROM api_keys WHERE account_id = ?1"
+                " AND revoked_ms IS NULL AND (expires_ms IS NULL OR expires_ms > ?6)) < ?10");
         revoke_key_ = statement(w_, "UPDATE api_keys SET revoked_ms = ?"
                                     " WHERE id = ? AND account_id = ? AND revoked_ms IS NULL");
         record_use_ = statement(w_, "UPDATE api_keys SET last_used_ms ="

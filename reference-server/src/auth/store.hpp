@@ -126,8 +126,14 @@ public:
     virtual std::size_t delete_expired_sessions(std::int64_t now_ms) = 0;
 
     // ---- keys ----------------------------------------------------------------------------
-    /** Adds a key (`id` and `last_used_ms` ignored); returns the stored row with its id. */
-    virtual key_record insert_key(key_record const& k) = 0;
+    /**
+     * Adds a key (`id` and `last_used_ms` ignored) unless its account already holds
+     * `max_usable` keys that are neither revoked nor expired at `k.created_ms` (CONTRACT §3).
+     * Count and insert are one atomic statement, so creations racing in this process or
+     * another (the admin command line) cannot pass the limit together.
+     * @return the stored row with its id, or nullopt when the account is at its limit.
+     */
+    virtual std::optional<key_record> insert_key(key_record const& k, std::size_t max_usable) = 0;
     /** The account's keys, revoked ones included, oldest first. */
     virtual std::vector<key_record> list_keys(std::int64_t account_id) = 0;
     /** The key whose full value hashes to `key_hash` (an indexed lookup). */

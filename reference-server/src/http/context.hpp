@@ -57,6 +57,10 @@ struct call_context {
     bool testnet = false;        ///< under /v1/testnet/ (CONTRACT §7)
     std::int64_t now_ms = 0;     ///< the injected clock's wall time when the request arrived
     std::string_view request_id; ///< for logs
+    /// The account whose API key made the call: the upstream weight of its reads counts against
+    /// that account's share (CONTRACT §3, `upstream_call::account`). Unset: no key (public
+    /// endpoints) or the gateway's own calls.
+    std::optional<std::int64_t> account;
 };
 
 /// What a handler sees: the request, its path and query parameters, who asked, when.
@@ -69,6 +73,8 @@ struct request_context {
     std::string request_id;
     bool testnet = false;    ///< the path is under /v1/testnet/ (CONTRACT §7)
     std::int64_t now_ms = 0; ///< the injected clock's wall time when the request arrived
+    /// The account whose API key the gate accepted (see `call_context::account`).
+    std::optional<std::int64_t> account;
     request_view const* http = nullptr;
 
     /// A path parameter by name (always present for the route's own captures).
@@ -88,7 +94,7 @@ struct request_context {
     /// The request body.
     std::string_view body() const { return http ? http->body() : std::string_view{}; }
     /// The provider seam's view of this request.
-    call_context call() const { return call_context{testnet, now_ms, request_id}; }
+    call_context call() const { return call_context{testnet, now_ms, request_id, account}; }
 };
 
 using route_handler = std::function<boost::asio::awaitable<result<reply>>(request_context& ctx)>;

@@ -168,6 +168,9 @@ session_layer::handle(net::request& req, net::tcp::endpoint remote) const {
         ctx.request_id = request_id;
         ctx.testnet = path.substr(0, 12) == "/v1/testnet/";
         ctx.now_ms = time_.now_ms();
+        // The gate checked the key in `inspect`; here it only says whose account it is.
+        if (api_key_gate::needs_key(path))
+            ctx.account = gate_.account_of(header_of(req.base(), "X-API-Key"));
         ctx.http = &view;
         try {
             outcome = co_await (*match.target)(ctx);

@@ -80,6 +80,48 @@ private:
 };
 
 /**
+ * CONTRACT §3 fair share: per account, at most `capacity` weight of an upstream's calls in any
+ * `window` (the upstream's own window; `capacity` is `--budget-share` of its budget). Only
+ * calls actually sent for the account are booked, at the instant they leave: a cached or
+ * coalesced read costs nothing. Accounts that spent nothing within a window hold no memory.
+ *
+ * @par Thread safety
+ * All members may be called concurrently.
+ */
+class account_shares {
+public:
+    using clock = std::chrono::steady_clock;
+
+    account_shares(std::uint32_t capacity, clock::duration window);
+
+    /// How long until `weight` (capped at the capacity) fits `account`'s share; zero: now.
+    clock::duration time_until(std::int64_t account, std::uint32_t weight,
+                               clock::time_point now) const;
+    /// Books `weight` for `account` now if it fits its share; false (nothing booked) if not.
+    bool try_take(std::int64_t account, std::uint32_t weight, clock::time_point now);
+    /// Takes back a booking `try_take` made for a call that was not sent after all.
+    void give_back(std::int64_t account, std::uint32_t weight);
+    /// Books `weight` now whatever the share holds (weight learned from an answer).
+    void charge(std::int64_t account, std::uint32_t weight, clock::time_point now);
+    /// Weight booked for `account` in the window ending at `now`.
+    std::uint32_t used(std::int64_t account, clock::time_point now) const;
+    std::uint32_t capacity() const noexcept { return capacity_; }
+
+private:
+    using bookings = std::deque<std::pair<clock::time_point, std::uint32_t>>; // ascending
+    std::uint64_t used_locked(bookings const& b, clock::time_point now) const;
+    clock::duration time_until_locked(bookings const& b, std::uint32_t weight,
+                                      clock::time_point now) const;
+    void sweep_locked(clock::time_point now);
+
+    std::uint32_t capacity_;
+    clock::duration window_;
+    mutable std::mutex m_;
+    std::unordered_map<std::int64_t, bookings> booked_;
+    clock::time_point last_sweep_{};
+};
+
+/**
  * Single-flight reads with a short cache: `get(key, ttl, fetch)` answers from a value younger
  * than `ttl`, else joins the fetch already running for `key`, else starts `fetch`. Fetches run
  * detached on the cache's executor, so a caller that goes away never cancels a read others wait
@@ -131,6 +173,11 @@ public:
     }
     /// Drops every cached value (in-flight reads finish normally).
     void clear();
+    /// Whether `start(key, ...)` would answer without a fetch of its own: a fresh value or a
+    /// flight in progress (an answer another caller paid for).
+    bool joinable(std::string const& key) const;
+    /// A flight that is already over with `value` (an answer refused before any fetch).
+    static std::shared_ptr<flight> finished(result<T> value);
 
 private:
     /// The detached fetch. A static coroutine with by-value parameters: GCC 12 mishandles
@@ -148,7 +195,7 @@ private:
     boost::asio::any_io_executor ex_;
     std::size_t max_entries_;
     util::clock const& time_;
-    std::mutex m_;
+    mutable std::mutex m_;
     std::unordered_map<std::string, entry> entries_;
 };
 
@@ -239,6 +286,22 @@ coalescing_cache<T>::run_flight(coalescing_cache* self, std::string key,
         }
     }
     f->finish(std::move(v));
+}
+
+template <class T>
+bool coalescing_cache<T>::joinable(std::string const& key) const {
+    auto const now = time_.steady_now();
+    std::lock_guard lock(m_);
+    auto it = entries_.find(key);
+    return it != entries_.end() && (!it->second.done || it->second.fresh_until > now);
+}
+
+template <class T>
+std::shared_ptr<typename coalescing_cache<T>::flight>
+coalescing_cache<T>::finished(result<T> value) {
+    auto f = std::make_shared<flight>();
+    f->finish(std::make_shared<result<T> const>(std::move(value)));
+    return f;
 }
 
 template <class T>

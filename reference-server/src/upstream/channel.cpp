@@ -41,17 +41,30 @@ std::chrono::milliseconds budget_guard(std::chrono::milliseconds window) {
     return std::max(window / 100, std::chrono::milliseconds(50));
 }
 
+/// One account's share of `budget`: `share` of it (at most all of it), at least 1.
+std::uint32_t share_of(std::uint32_t budget, double share) {
+    double const w = static_cast<double>(budget) * std::clamp(share, 0.0, 1.0);
+    return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(w));
+}
+
+/// Whole seconds to wait, at least 1 (Retry-After).
+unsigned retry_seconds(std::chrono::steady_clock::duration d) {
+    return static_cast<unsigned>(
+        std::max<std::int64_t>(1, std::chrono::ceil<std::chrono::seconds>(d).count()));
+}
+
 } // namespace
 
 channel_options channel_to(std::string name, std::string const& url,
                            std::chrono::milliseconds timeout, std::uint32_t budget,
-                           std::chrono::seconds window) {
+                           std::chrono::seconds window, double account_share) {
     channel_options o;
     o.name = std::move(name);
     o.base = net::url::parse(url).value_or(net::url{"http", "127.0.0.1", "9", ""});
     o.timeout = timeout;
     o.budget = budget;
     o.window = window;
+    o.account_share = account_share;
     return o;
 }
 
@@ -62,6 +75,7 @@ upstream_channel::upstream_channel(asio::any_io_executor const& ex, net::http_cl
     , time_(time)
     , options_(std::move(options))
     , budget_(options_.budget, options_.window, budget_guard(options_.window))
+    , shares_(share_of(options_.budget, options_.account_share), options_.window)
     , reads_(ex, 4096, time)
     , writes_(ex, 4096, time) {}
 
@@ -83,8 +97,7 @@ asio::awaitable<result<void>> upstream_channel::await_budget(std::uint32_t weigh
         api_error e = make_error(errc::provider_unavailable,
                                  "The " + options_.name +
                                      " upstream request budget is spent; retry shortly.");
-        e.retry_after = static_cast<unsigned>(
-            std::max<std::int64_t>(1, std::chrono::ceil<std::chrono::seconds>(until).count()));
+        e.retry_after = retry_seconds(until);
         co_return e;
     }
     if (wait->count() > 0) {
@@ -95,12 +108,29 @@ asio::awaitable<result<void>> upstream_channel::await_budget(std::uint32_t weigh
     co_return result<void>{};
 }
 
+api_error upstream_channel::share_spent(std::int64_t account, std::uint32_t weight) const {
+    api_error e =
+        make_error(errc::rate_limited, "This account has spent its share of the " + options_.name +
+                                           " upstream's request budget; retry later.");
+    e.retry_after = retry_seconds(shares_.time_until(account, weight, time_.steady_now()));
+    e.details["scope"] = "account";
+    return e;
+}
+
 // Coroutine parameters by value: they live in the frame across suspensions.
 // cppcheck-suppress passedByValue
 asio::awaitable<result<upstream_answer>> upstream_channel::send(upstream_call call) {
+    // The account's share first: past it, its call is refused (429) and takes nothing of the
+    // budget others need.
+    std::optional<std::int64_t> const account = shared() ? call.account : std::nullopt;
+    if (account && !shares_.try_take(*account, call.weight, time_.steady_now()))
+        co_return share_spent(*account, call.weight);
     auto const budget = co_await await_budget(call.weight);
-    if (!budget)
+    if (!budget) {
+        if (account) // nothing was sent: the share gets its weight back
+            shares_.give_back(*account, call.weight);
         co_return budget.error();
+    }
     if (call.finalize)
         call.finalize(call);
     net::http_request msg{call.method, call.target, 11};
@@ -164,6 +194,7 @@ asio::awaitable<result<upstream_answer>> upstream_channel::send(upstream_call ca
 // cppcheck-suppress passedByValue
 asio::awaitable<upstream_channel::json_result> upstream_channel::fetch(upstream_call call) {
     auto answer_weight = call.answer_weight;
+    auto const account = call.account;
     auto answer = co_await send(std::move(call));
     if (!answer)
         co_return answer.error();
@@ -178,14 +209,25 @@ asio::awaitable<upstream_channel::json_result> upstream_channel::fetch(upstream_
         co_return make_error(errc::upstream_error, "The " + options_.name +
                                                        " upstream answered a body that is not "
                                                        "JSON.");
-    if (answer_weight)
-        budget_.charge(answer_weight(answer->body), time_.steady_now());
+    if (answer_weight) {
+        auto const extra = answer_weight(answer->body);
+        auto const now = time_.steady_now();
+        budget_.charge(extra, now);
+        if (account && shared())
+            shares_.charge(*account, extra, now);
+    }
     co_return std::move(answer->body);
 }
 
 std::shared_ptr<upstream_channel::flight>
 upstream_channel::start_read(upstream_call call, std::chrono::milliseconds ttl) {
     std::string const key = key_of(call);
+    // An account past its share may still join a flight or a cached answer (it costs nothing);
+    // a read of its own is refused here, so no other account joins the refusal.
+    if (call.account && shared() && !reads_.joinable(key) &&
+        shares_.time_until(*call.account, call.weight, time_.steady_now()) >
+            std::chrono::steady_clock::duration::zero())
+        return coalescing_cache<json::value>::finished(share_spent(*call.account, call.weight));
     return reads_.start(key, ttl, [self = shared_from_this(), call = std::move(call)]() {
         return self->fetch(call);
     });

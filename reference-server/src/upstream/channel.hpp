@@ -8,6 +8,10 @@
  * - a sliding-window weight budget (reads and writes wait up to `max_budget_wait` for it, then
  *   503 PROVIDER_UNAVAILABLE with `Retry-After`), corrected by the upstream's own count when it
  *   reports one (`used_weight_header`);
+ * - each account's fair share of that budget (`account_share` of it in any window): a call made
+ *   for an account (`upstream_call::account`) past its share is 429 RATE_LIMITED with
+ *   `Retry-After` and `details.scope` "account", and is never sent; other accounts go on. Only
+ *   calls sent are booked: a read answered from cache or joined to another's flight is free;
  * - a short cache for market data and coalescing of identical in-flight reads (by `key`);
  * - the call itself with its deadline: no answer in time is 504 UPSTREAM_TIMEOUT, an unreachable
  *   upstream or a 429/418 is 503 PROVIDER_UNAVAILABLE (with the upstream's `Retry-After`), a
@@ -54,6 +58,9 @@ struct channel_options {
     std::chrono::milliseconds window{60000};
     /// How long a call may wait for budget before 503 PROVIDER_UNAVAILABLE.
     std::chrono::milliseconds max_budget_wait{1000};
+    /// CONTRACT §3 fair share: the fraction of `budget` one account may spend per `window`;
+    /// 1 (or more): no account limit but the budget itself.
+    double account_share = 0.25;
     /// A response header carrying the upstream's own count of the window's weight (beta:
     /// `X-MBX-USED-WEIGHT-1M`); the local count follows it upward. Empty: none.
     std::string used_weight_header;
@@ -64,13 +71,13 @@ struct channel_options {
 
 /**
  * The options of a channel named `name` to the upstream configured as `url`, answering within
- * `timeout`, keeping to `budget` weight per `window`. An unset or malformed url (a test
- * configuration without upstreams) is a closed local port, so every call fails as unreachable
- * (503).
+ * `timeout`, keeping to `budget` weight per `window`, of which one account may spend
+ * `account_share` (`--budget-share`). An unset or malformed url (a test configuration without
+ * upstreams) is a closed local port, so every call fails as unreachable (503).
  */
 channel_options channel_to(std::string name, std::string const& url,
                            std::chrono::milliseconds timeout, std::uint32_t budget,
-                           std::chrono::seconds window);
+                           std::chrono::seconds window, double account_share = 0.25);
 
 /// One upstream request.
 struct upstream_call {
@@ -90,6 +97,11 @@ struct upstream_call {
     std::function<std::uint32_t(boost::json::value const&)> answer_weight;
     /// Runs just before the request leaves, after the budget wait (signs with a fresh nonce).
     std::function<void(upstream_call&)> finalize;
+    /// The account the call is made for (`call_context::account`): its weight counts against
+    /// that account's share (CONTRACT §3). Unset: the gateway's own call (probes, metadata
+    /// refreshes), which only the budget limits. Reads and the REST seeds of an account's
+    /// streams set it; writes do not.
+    std::optional<std::int64_t> account;
 };
 
 /**
@@ -109,7 +121,9 @@ public:
     /**
      * Starts (or joins, or answers from cache) a read; `wait()` on the flight. `ttl` > 0 serves
      * an identical read from cache for that long; every read coalesces with an identical one in
-     * flight. A 2xx answer must be JSON; a non-2xx one is `read_error`'s.
+     * flight. A 2xx answer must be JSON; a non-2xx one is `read_error`'s. A read that needs an
+     * upstream call for an account past its share is refused at once (429, scope "account"),
+     * without starting a flight others could join.
      */
     std::shared_ptr<flight> start_read(upstream_call call, std::chrono::milliseconds ttl);
     /// `start_read` then wait.
@@ -126,6 +140,9 @@ public:
     /// Books weight spent outside the channel (a health probe) against the budget.
     void charge(std::uint32_t weight);
     weight_budget const& budget() const noexcept { return budget_; }
+    account_shares const& shares() const noexcept { return shares_; }
+    /// Whether accounts have a share smaller than the whole budget.
+    bool shared() const noexcept { return options_.account_share < 1.0; }
     channel_options const& options() const noexcept { return options_; }
     util::clock const& time() const noexcept { return time_; }
 
@@ -133,6 +150,8 @@ private:
     boost::asio::awaitable<result<upstream_answer>> send(upstream_call call);
     boost::asio::awaitable<json_result> fetch(upstream_call call);
     boost::asio::awaitable<result<void>> await_budget(std::uint32_t weight);
+    /// 429 RATE_LIMITED, scope "account": `account` has no room for `weight` now.
+    api_error share_spent(std::int64_t account, std::uint32_t weight) const;
     static std::string key_of(upstream_call const& call);
 
     boost::asio::any_io_executor ex_;
@@ -140,6 +159,7 @@ private:
     util::clock const& time_;
     channel_options options_;
     weight_budget budget_;
+    account_shares shares_;
     coalescing_cache<boost::json::value> reads_;
     coalescing_cache<upstream_answer> writes_;
 };

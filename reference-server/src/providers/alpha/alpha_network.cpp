@@ -69,7 +69,8 @@ asio::awaitable<void> network::refresh_loop() {
 }
 
 std::shared_ptr<network::flight> network::start_info(json::object const& body,
-                                                     std::chrono::milliseconds ttl) {
+                                                     std::chrono::milliseconds ttl,
+                                                     std::optional<std::int64_t> account) {
     std::string type;
     if (auto const* t = body.if_contains("type"); t && t->is_string())
         type = std::string(t->get_string());
@@ -83,12 +84,14 @@ std::shared_ptr<network::flight> network::start_info(json::object const& body,
         auto const* arr = answer.if_array();
         return arr ? wire::alpha::info_item_weight(type, arr->size()) : 0;
     };
+    call.account = account;
     return channel_->start_read(std::move(call), ttl);
 }
 
 asio::awaitable<network::json_ptr> network::info(json::object const& body,
-                                                 std::chrono::milliseconds ttl) {
-    auto f = start_info(body, ttl);
+                                                 std::chrono::milliseconds ttl,
+                                                 std::optional<std::int64_t> account) {
+    auto f = start_info(body, ttl, account);
     co_return co_await f->wait();
 }
 

@@ -58,17 +58,24 @@ public:
 
     /**
      * One `POST /info` with `body`. `ttl` > 0 serves an identical body from cache for that
-     * long; every read coalesces with an identical one in flight.
-     * @par Errors UPSTREAM_ERROR, UPSTREAM_TIMEOUT, PROVIDER_UNAVAILABLE.
+     * long; every read coalesces with an identical one in flight. Made for `account` (a
+     * client's read, `call_context::account`), its weight counts against that account's share;
+     * unset, it is the gateway's own.
+     * @par Errors UPSTREAM_ERROR, UPSTREAM_TIMEOUT, PROVIDER_UNAVAILABLE; RATE_LIMITED (scope
+     * "account") past the account's share.
      */
     boost::asio::awaitable<json_ptr> info(boost::json::object const& body,
-                                          std::chrono::milliseconds ttl);
+                                          std::chrono::milliseconds ttl,
+                                          std::optional<std::int64_t> account = std::nullopt);
     /// Starts an `info` read without waiting: wait on the flight (parallel reads).
     std::shared_ptr<flight> start_info(boost::json::object const& body,
-                                       std::chrono::milliseconds ttl);
+                                       std::chrono::milliseconds ttl,
+                                       std::optional<std::int64_t> account = std::nullopt);
     /// A market-data read: `info` with the market-data TTL.
-    boost::asio::awaitable<json_ptr> market_info(boost::json::object const& body) {
-        return info(body, options_.market_ttl);
+    boost::asio::awaitable<json_ptr>
+    market_info(boost::json::object const& body,
+                std::optional<std::int64_t> account = std::nullopt) {
+        return info(body, options_.market_ttl, account);
     }
 
     /// The market universe: the last one learned, or the first load (coalesced) if none yet.

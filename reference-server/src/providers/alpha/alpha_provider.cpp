@@ -42,7 +42,8 @@ std::shared_ptr<network> make_network(provider_deps const& deps, bool testnet) {
     o.testnet = testnet;
     o.channel = channel_to(testnet ? "alpha testnet" : "alpha",
                            testnet ? up.testnet_base_url : up.base_url, cfg.upstream_timeout,
-                           budget_of(cfg), std::chrono::seconds(wire::alpha::ip_window_seconds));
+                           budget_of(cfg), std::chrono::seconds(wire::alpha::ip_window_seconds),
+                           cfg.budget_share_percent / 100);
     o.market_ttl = cfg.market_cache_ttl;
     o.meta_refresh = cfg.meta_refresh_interval;
     o.agent_miss_ttl = cfg.agent_miss_ttl;

@@ -73,14 +73,14 @@ struct per_dex_answers {
 /// One per-dex account read (clearinghouseState, frontendOpenOrders) for every perp dex, in
 /// parallel.
 asio::awaitable<result<per_dex_answers>>
-per_dex_read(network& n, address const& user,
+per_dex_read(network& n, call_context const& ctx, address const& user,
              json::object (*body_of)(std::string_view user, std::string_view dex)) {
     auto markets = co_await n.markets();
     if (!markets)
         co_return markets.error();
     std::vector<std::shared_ptr<network::flight>> flights;
     for (auto const& dex : perp_dex_names(**markets))
-        flights.push_back(n.start_info(body_of(user.str(), dex), 0ms));
+        flights.push_back(n.start_info(body_of(user.str(), dex), 0ms, ctx.account));
     per_dex_answers out{std::move(*markets), {}};
     for (auto const& f : flights) {
         auto v = co_await f->wait();
@@ -107,7 +107,7 @@ public:
     explicit perps(std::shared_ptr<network> n)
         : n_(std::move(n)) {}
 
-    async_result<price_map> prices(call_context const&, prices_params const& p) override {
+    async_result<price_map> prices(call_context const& ctx, prices_params const& p) override {
         auto body = info::all_mids();
         if (p.dex && !p.dex->empty()) {
             auto markets = co_await n_->markets();
@@ -118,7 +118,7 @@ public:
                 co_return d.error();
             body = info::all_mids((*d)->name);
         }
-        auto const answer = co_await n_->market_info(body);
+        auto const answer = co_await n_->market_info(body, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_prices(**answer);
@@ -135,13 +135,13 @@ public:
         co_return out;
     }
 
-    async_result<std::vector<trade>> trades(call_context const&, std::string const& symbol,
+    async_result<std::vector<trade>> trades(call_context const& ctx, std::string const& symbol,
                                             trades_params const& p) override {
         auto m = co_await market_of(*n_, symbol);
         if (!m)
             co_return m.error();
         auto const body = info::recent_trades(m->symbol); // named: GCC 12 and co_await
-        auto const answer = co_await n_->market_info(body);
+        auto const answer = co_await n_->market_info(body, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_trades(
@@ -160,26 +160,26 @@ public:
             co_return range.error();
         auto const body = info::candle_snapshot(m->symbol, upstream_interval(*p.interval),
                                                 range->start_time, range->end_time);
-        auto const answer = co_await n_->market_info(body);
+        auto const answer = co_await n_->market_info(body, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_candles(**answer);
     }
 
-    async_result<orderbook> book(call_context const&, std::string const& symbol,
+    async_result<orderbook> book(call_context const& ctx, std::string const& symbol,
                                  orderbook_params const& p) override {
         auto m = co_await market_of(*n_, symbol);
         if (!m)
             co_return m.error();
         auto const body = info::l2_book(m->symbol);
-        auto const answer = co_await n_->market_info(body);
+        auto const answer = co_await n_->market_info(body, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_orderbook(**answer, m->symbol, static_cast<std::size_t>(*p.depth));
     }
 
-    async_result<account_summary> account(call_context const&, address const& user) override {
-        auto read = co_await per_dex_read(*n_, user, &info::clearinghouse_state);
+    async_result<account_summary> account(call_context const& ctx, address const& user) override {
+        auto read = co_await per_dex_read(*n_, ctx, user, &info::clearinghouse_state);
         if (!read)
             co_return read.error();
         std::vector<json::value> bodies;
@@ -188,9 +188,9 @@ public:
         co_return to_account_summary(bodies);
     }
 
-    async_result<std::vector<position>> positions(call_context const&,
+    async_result<std::vector<position>> positions(call_context const& ctx,
                                                   address const& user) override {
-        auto read = co_await per_dex_read(*n_, user, &info::clearinghouse_state);
+        auto read = co_await per_dex_read(*n_, ctx, user, &info::clearinghouse_state);
         if (!read)
             co_return read.error();
         std::vector<position> all;
@@ -203,10 +203,10 @@ public:
         co_return all;
     }
 
-    async_result<std::vector<open_order>> open_orders(call_context const&,
+    async_result<std::vector<open_order>> open_orders(call_context const& ctx,
                                                       address const& user) override {
         json::object (*body_of)(std::string_view, std::string_view) = &info::frontend_open_orders;
-        auto read = co_await per_dex_read(*n_, user, body_of);
+        auto read = co_await per_dex_read(*n_, ctx, user, body_of);
         if (!read)
             co_return read.error();
         std::vector<open_order> all;
@@ -224,7 +224,7 @@ public:
         co_return all;
     }
 
-    async_result<std::vector<fill>> fills(call_context const&, address const& user,
+    async_result<std::vector<fill>> fills(call_context const& ctx, address const& user,
                                           fills_params const& p) override {
         auto markets = co_await n_->markets();
         if (!markets)
@@ -232,7 +232,7 @@ public:
         auto const body = p.start_time
                               ? info::user_fills_by_time(user.str(), *p.start_time, p.end_time)
                               : info::user_fills(user.str());
-        auto const answer = co_await n_->info(body, 0ms);
+        auto const answer = co_await n_->info(body, 0ms, ctx.account);
         if (!*answer)
             co_return answer->error();
         auto out = to_fills(**answer, **markets);
@@ -257,12 +257,12 @@ public:
     explicit spot(std::shared_ptr<network> n)
         : n_(std::move(n)) {}
 
-    async_result<price_map> prices(call_context const&) override {
+    async_result<price_map> prices(call_context const& ctx) override {
         auto markets = co_await n_->markets();
         if (!markets)
             co_return markets.error();
         auto const body = info::all_mids();
-        auto const answer = co_await n_->market_info(body);
+        auto const answer = co_await n_->market_info(body, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_spot_prices(**answer, **markets);
@@ -278,10 +278,10 @@ public:
         co_return out;
     }
 
-    async_result<std::vector<spot_balance>> balances(call_context const&,
+    async_result<std::vector<spot_balance>> balances(call_context const& ctx,
                                                      address const& user) override {
         auto const body = info::spot_clearinghouse_state(user.str());
-        auto const answer = co_await n_->info(body, 0ms);
+        auto const answer = co_await n_->info(body, 0ms, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_spot_balances(**answer);
@@ -298,14 +298,14 @@ public:
 
     /// Every builder dex's listed markets (CONTRACT §4 rwas markets), from each dex's
     /// metaAndAssetCtxs read in parallel.
-    async_result<std::vector<dex_market>> markets(call_context const&) override {
+    async_result<std::vector<dex_market>> markets(call_context const& ctx) override {
         auto markets = co_await n_->markets();
         if (!markets)
             co_return markets.error();
         std::vector<std::shared_ptr<network::flight>> flights;
         for (auto const& d : (*markets)->dexes)
-            flights.push_back(
-                n_->start_info(info::meta_and_asset_ctxs(d.name), n_->options().market_ttl));
+            flights.push_back(n_->start_info(info::meta_and_asset_ctxs(d.name),
+                                             n_->options().market_ttl, ctx.account));
         std::vector<dex_market> out;
         for (std::size_t i = 0; i < flights.size(); ++i) {
             json_ptr keep;
@@ -327,7 +327,7 @@ public:
         co_return to_dexes(**markets);
     }
 
-    async_result<dex_detail> detail(call_context const&, std::string const& name) override {
+    async_result<dex_detail> detail(call_context const& ctx, std::string const& name) override {
         auto markets = co_await n_->markets();
         if (!markets)
             co_return markets.error();
@@ -335,7 +335,7 @@ public:
         if (!d)
             co_return d.error();
         auto const body = info::meta_and_asset_ctxs((*d)->name);
-        auto const answer = co_await n_->market_info(body);
+        auto const answer = co_await n_->market_info(body, ctx.account);
         if (!*answer)
             co_return answer->error();
         co_return to_dex_detail(**d, **answer, **markets);
@@ -349,8 +349,8 @@ public:
         if (!d)
             co_return d.error();
         auto const ttl = n_->options().market_ttl;
-        auto status_flight = n_->start_info(info::perp_dex_status((*d)->name), ttl);
-        auto ctx_flight = n_->start_info(info::meta_and_asset_ctxs((*d)->name), ttl);
+        auto status_flight = n_->start_info(info::perp_dex_status((*d)->name), ttl, ctx.account);
+        auto ctx_flight = n_->start_info(info::meta_and_asset_ctxs((*d)->name), ttl, ctx.account);
         json_ptr keep_status, keep_ctx;
         auto status = co_await await_json(status_flight, keep_status);
         auto ctxs = co_await await_json(ctx_flight, keep_ctx);

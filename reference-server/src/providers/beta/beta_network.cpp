@@ -56,17 +56,21 @@ network::network(asio::any_io_executor const& ex, net::http_client& http, util::
     , timer_(strand_) {}
 
 std::shared_ptr<network::flight> network::start_get(venue v, std::string path, query_params query,
-                                                    std::chrono::milliseconds ttl) {
+                                                    std::chrono::milliseconds ttl,
+                                                    std::optional<std::int64_t> account) {
     upstream_call call;
     call.weight = weight_of(path, query);
     call.target = w::target(path, query);
+    call.account = account;
     return channel(v).start_read(std::move(call), ttl);
 }
 
-std::shared_ptr<network::flight>
-network::start_signed_get(venue v, std::string path, query_params query, address const& user) {
+std::shared_ptr<network::flight> network::start_signed_get(venue v, std::string path,
+                                                           query_params query, address const& user,
+                                                           std::optional<std::int64_t> account) {
     upstream_call call;
     call.weight = weight_of(path, query);
+    call.account = account;
     // The key names the request without its auth parameters: identical reads of one account in
     // flight share one signed call; nothing is shared across accounts.
     call.key = "signed " + w::target(path, query) + " for " + user.str();

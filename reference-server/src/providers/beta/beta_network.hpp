@@ -59,10 +59,12 @@ public:
     /**
      * A public `GET path?query` of the futures or spot upstream, weighted by wire::beta. `ttl` > 0
      * serves an identical read from cache for that long; every read coalesces with an identical
-     * one in flight. Wait on the flight (so several reads run at once).
+     * one in flight. Wait on the flight (so several reads run at once). Made for `account` (a
+     * client's read), its weight counts against that account's share (CONTRACT §3).
      */
     std::shared_ptr<flight> start_get(venue v, std::string path, query_params query,
-                                      std::chrono::milliseconds ttl);
+                                      std::chrono::milliseconds ttl,
+                                      std::optional<std::int64_t> account = std::nullopt);
 
     /**
      * A signed read for `user` made by the read signer (CONTRACT §6.2, beta.md §3.1): the query,
@@ -73,7 +75,8 @@ public:
      * approved it; the channel's upstream errors.
      */
     std::shared_ptr<flight> start_signed_get(venue v, std::string path, query_params query,
-                                             address const& user);
+                                             address const& user,
+                                             std::optional<std::int64_t> account = std::nullopt);
 
     /// The market universe: the last one learned, or the first load (coalesced) if none yet.
     boost::asio::awaitable<result<universe_ptr>> markets();

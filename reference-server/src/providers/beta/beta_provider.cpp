@@ -45,7 +45,8 @@ provider_info catalog_row(server_config const& cfg) {
 channel_options channel(server_config const& cfg, std::string name, std::string const& url,
                         std::uint32_t budget) {
     auto o = channel_to(std::move(name), url, cfg.upstream_timeout, budget,
-                        std::chrono::seconds(wire::beta::window_seconds));
+                        std::chrono::seconds(wire::beta::window_seconds),
+                        cfg.budget_share_percent / 100);
     o.used_weight_header = std::string(wire::beta::used_weight_header);
     return o;
 }

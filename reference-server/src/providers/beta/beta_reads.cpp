@@ -67,12 +67,12 @@ asio::awaitable<result<perp_market>> market_of(network& n, std::string const& sy
 /// A futures read of `user` answering a list of account items, mapped with `map`.
 template <class T>
 asio::awaitable<result<std::vector<T>>>
-account_list(network& n, address const& user, std::string path,
+account_list(network& n, call_context const& ctx, address const& user, std::string path,
              result<std::vector<T>> (*map)(json::value const&, universe const&)) {
     auto known = co_await n.markets();
     if (!known)
         co_return known.error();
-    auto f = n.start_signed_get(venue::futures, std::move(path), {}, user);
+    auto f = n.start_signed_get(venue::futures, std::move(path), {}, user, ctx.account);
     json_ptr keep;
     auto body = co_await await_json(f, keep);
     if (!body)
@@ -85,11 +85,11 @@ public:
     explicit perps(std::shared_ptr<network> n)
         : n_(std::move(n)) {}
 
-    async_result<price_map> prices(call_context const&, prices_params const&) override {
+    async_result<price_map> prices(call_context const& ctx, prices_params const&) override {
         auto known = co_await n_->markets();
         if (!known)
             co_return known.error();
-        auto f = n_->start_get(venue::futures, futures("ticker/price"), {}, ttl());
+        auto f = n_->start_get(venue::futures, futures("ticker/price"), {}, ttl(), ctx.account);
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
@@ -104,14 +104,14 @@ public:
         co_return to_market_infos(**known, venue::futures);
     }
 
-    async_result<std::vector<trade>> trades(call_context const&, std::string const& symbol,
+    async_result<std::vector<trade>> trades(call_context const& ctx, std::string const& symbol,
                                             trades_params const& p) override {
         auto m = co_await market_of(*n_, symbol);
         if (!m)
             co_return m.error();
         auto const limit = p.limit.value_or(trades_params::default_limit);
         query_params q{{"symbol", m->upstream}, {"limit", std::to_string(limit)}};
-        auto f = n_->start_get(venue::futures, futures("trades"), std::move(q), ttl());
+        auto f = n_->start_get(venue::futures, futures("trades"), std::move(q), ttl(), ctx.account);
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
@@ -140,7 +140,8 @@ public:
                            {"startTime", std::to_string(start)},
                            {"endTime", std::to_string(end)},
                            {"limit", std::to_string(limit)}};
-            pages.push_back(n_->start_get(venue::futures, futures("klines"), std::move(q), ttl()));
+            pages.push_back(
+                n_->start_get(venue::futures, futures("klines"), std::move(q), ttl(), ctx.account));
         }
         std::vector<candle> out;
         for (auto const& page : pages) {
@@ -158,7 +159,7 @@ public:
         co_return out;
     }
 
-    async_result<orderbook> book(call_context const&, std::string const& symbol,
+    async_result<orderbook> book(call_context const& ctx, std::string const& symbol,
                                  orderbook_params const& p) override {
         auto m = co_await market_of(*n_, symbol);
         if (!m)
@@ -166,7 +167,7 @@ public:
         // CONTRACT §4: the smallest upstream limit that holds `depth`, cut to `depth`.
         auto const limit = w::depth_limit_for(*p.depth).value_or(w::depth_limits.back());
         query_params q{{"symbol", m->upstream}, {"limit", std::to_string(limit)}};
-        auto f = n_->start_get(venue::futures, futures("depth"), std::move(q), ttl());
+        auto f = n_->start_get(venue::futures, futures("depth"), std::move(q), ttl(), ctx.account);
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
@@ -174,10 +175,12 @@ public:
         co_return to_orderbook(**body, m->symbol, static_cast<std::size_t>(*p.depth));
     }
 
-    async_result<account_summary> account(call_context const&, address const& user) override {
+    async_result<account_summary> account(call_context const& ctx, address const& user) override {
         // Both at once: the totals, and the positions' marks for their value.
-        auto account_flight = n_->start_signed_get(venue::futures, futures("account"), {}, user);
-        auto risk_flight = n_->start_signed_get(venue::futures, futures("positionRisk"), {}, user);
+        auto account_flight =
+            n_->start_signed_get(venue::futures, futures("account"), {}, user, ctx.account);
+        auto risk_flight =
+            n_->start_signed_get(venue::futures, futures("positionRisk"), {}, user, ctx.account);
         json_ptr keep_account, keep_risk;
         auto account = co_await await_json(account_flight, keep_account);
         auto risk = co_await await_json(risk_flight, keep_risk);
@@ -188,16 +191,16 @@ public:
         co_return to_account_summary(**account, **risk);
     }
 
-    async_result<std::vector<position>> positions(call_context const&,
+    async_result<std::vector<position>> positions(call_context const& ctx,
                                                   address const& user) override {
         std::string const path = futures("positionRisk"); // named: GCC 12 and co_await
-        co_return co_await account_list<position>(*n_, user, path, &to_positions);
+        co_return co_await account_list<position>(*n_, ctx, user, path, &to_positions);
     }
 
-    async_result<std::vector<open_order>> open_orders(call_context const&,
+    async_result<std::vector<open_order>> open_orders(call_context const& ctx,
                                                       address const& user) override {
         std::string const path = futures("openOrders"); // named: GCC 12 and co_await
-        co_return co_await account_list<open_order>(*n_, user, path, &to_open_orders);
+        co_return co_await account_list<open_order>(*n_, ctx, user, path, &to_open_orders);
     }
 
     /**
@@ -217,7 +220,7 @@ public:
         if (start > end)
             co_return std::vector<fill>{};
 
-        auto entries = co_await commissions(user, start, end);
+        auto entries = co_await commissions(user, start, end, ctx.account);
         if (!entries)
             co_return entries.error();
         std::stable_sort(
@@ -240,7 +243,7 @@ public:
                                {"endTime", std::to_string(to)},
                                {"limit", std::to_string(max_user_trades)}};
                 reads.push_back(n_->start_signed_get(venue::futures, futures("userTrades"),
-                                                     std::move(q), user));
+                                                     std::move(q), user, ctx.account));
             }
         std::vector<fill> out;
         for (auto const& r : reads) {
@@ -268,7 +271,8 @@ private:
     /// Every COMMISSION entry of `user` in [start, end], oldest first, read a page of 1000 at a
     /// time. @par Errors VALIDATION_ERROR (`startTime`) past `max_income_pages` pages.
     asio::awaitable<result<std::vector<commission_entry>>>
-    commissions(address const& user, std::int64_t start, std::int64_t end) {
+    commissions(address const& user, std::int64_t start, std::int64_t end,
+                std::optional<std::int64_t> account) {
         std::vector<commission_entry> out;
         std::set<std::string> seen;
         std::int64_t from = start;
@@ -277,7 +281,8 @@ private:
                            {"startTime", std::to_string(from)},
                            {"endTime", std::to_string(end)},
                            {"limit", std::to_string(max_income)}};
-            auto f = n_->start_signed_get(venue::futures, futures("income"), std::move(q), user);
+            auto f = n_->start_signed_get(venue::futures, futures("income"), std::move(q), user,
+                                          account);
             json_ptr keep;
             auto body = co_await await_json(f, keep);
             if (!body)
@@ -312,12 +317,12 @@ public:
     explicit spot(std::shared_ptr<network> n)
         : n_(std::move(n)) {}
 
-    async_result<price_map> prices(call_context const&) override {
+    async_result<price_map> prices(call_context const& ctx) override {
         auto known = co_await n_->markets();
         if (!known)
             co_return known.error();
-        auto f =
-            n_->start_get(venue::spot, spot_path("ticker/price"), {}, n_->options().market_ttl);
+        auto f = n_->start_get(venue::spot, spot_path("ticker/price"), {}, n_->options().market_ttl,
+                               ctx.account);
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
@@ -332,9 +337,9 @@ public:
         co_return to_market_infos(**known, venue::spot);
     }
 
-    async_result<std::vector<spot_balance>> balances(call_context const&,
+    async_result<std::vector<spot_balance>> balances(call_context const& ctx,
                                                      address const& user) override {
-        auto f = n_->start_signed_get(venue::spot, spot_path("account"), {}, user);
+        auto f = n_->start_signed_get(venue::spot, spot_path("account"), {}, user, ctx.account);
         json_ptr keep;
         auto body = co_await await_json(f, keep);
         if (!body)
@@ -353,18 +358,19 @@ public:
 
     /// The stock and commodity perps (CONTRACT §4): marks of every perp in one read, each
     /// market's open interest alongside, all at once.
-    async_result<std::vector<dex_market>> markets(call_context const&) override {
+    async_result<std::vector<dex_market>> markets(call_context const& ctx) override {
         auto known = co_await n_->markets();
         if (!known)
             co_return known.error();
         auto const ttl = n_->options().market_ttl;
-        auto marks_flight = n_->start_get(venue::futures, futures("premiumIndex"), {}, ttl);
+        auto marks_flight =
+            n_->start_get(venue::futures, futures("premiumIndex"), {}, ttl, ctx.account);
         std::vector<std::pair<std::string, flight_ptr>> oi;
         for (auto const& m : (*known)->perps())
             if (m.rwa)
-                oi.emplace_back(m.upstream,
-                                n_->start_get(venue::futures, futures("openInterest"),
-                                              query_params{{"symbol", m.upstream}}, ttl));
+                oi.emplace_back(m.upstream, n_->start_get(venue::futures, futures("openInterest"),
+                                                          query_params{{"symbol", m.upstream}}, ttl,
+                                                          ctx.account));
         json_ptr keep_marks;
         auto marks = co_await await_json(marks_flight, keep_marks);
         if (!marks)

@@ -35,23 +35,28 @@ network::network(asio::any_io_executor const& ex, net::http_client& http, util::
           std::make_shared<upstream_channel>(ex, http, time, with_gamma_errors(options_.catalog)))
     , clob_(std::make_shared<upstream_channel>(ex, http, time, with_gamma_errors(options_.clob))) {}
 
-std::shared_ptr<network::flight> network::start_catalog_get(std::string path, query_params query) {
+std::shared_ptr<network::flight> network::start_catalog_get(std::string path, query_params query,
+                                                            std::optional<std::int64_t> account) {
     upstream_call call;
     call.weight = w::catalog_weight(path);
     call.target = w::target(path, query);
+    call.account = account;
     return catalog_->start_read(std::move(call), options_.market_ttl);
 }
 
-std::shared_ptr<network::flight> network::start_clob_get(std::string path, query_params query) {
+std::shared_ptr<network::flight> network::start_clob_get(std::string path, query_params query,
+                                                         std::optional<std::int64_t> account) {
     upstream_call call;
     call.weight = w::clob_weight(path);
     call.target = w::target(path, query);
+    call.account = account;
     return clob_->start_read(std::move(call), options_.market_ttl);
 }
 
 // Coroutine parameters by value: they live in the frame across suspensions.
 // cppcheck-suppress passedByValue
-asio::awaitable<result<midpoints>> network::prices(std::vector<std::string> tokens) {
+asio::awaitable<result<midpoints>> network::prices(std::vector<std::string> tokens,
+                                                   std::optional<std::int64_t> account) {
     midpoints out;
     std::vector<std::string> ask;
     {
@@ -80,6 +85,7 @@ asio::awaitable<result<midpoints>> network::prices(std::vector<std::string> toke
         call.target = std::string(w::midpoints_path);
         call.body = w::token_batch(chunk);
         call.weight = w::clob_weight(w::midpoints_path);
+        call.account = account;
         auto f = clob_->start_read(std::move(call), options_.market_ttl);
         batches.emplace_back(std::move(chunk), std::move(f));
     }

@@ -74,17 +74,21 @@ public:
             network_options options);
 
     /// A catalog `GET path?query`, weighted by wire::gamma, cached for the market TTL and
-    /// coalesced. Wait on the flight.
-    std::shared_ptr<flight> start_catalog_get(std::string path, query_params query);
+    /// coalesced. Wait on the flight. Made for `account` (a client's read), its weight counts
+    /// against that account's share (CONTRACT §3).
+    std::shared_ptr<flight> start_catalog_get(std::string path, query_params query,
+                                              std::optional<std::int64_t> account = std::nullopt);
     /// A CLOB `GET path?query`, the same way.
-    std::shared_ptr<flight> start_clob_get(std::string path, query_params query);
+    std::shared_ptr<flight> start_clob_get(std::string path, query_params query,
+                                           std::optional<std::int64_t> account = std::nullopt);
 
     /**
      * The midpoints of `tokens`: the cached ones, the others asked in one `POST /midpoints`
      * (per `max_batch` tokens). A token missing from the answer has no book (absent from the
      * result). @par Errors the CLOB channel's.
      */
-    boost::asio::awaitable<result<midpoints>> prices(std::vector<std::string> tokens);
+    boost::asio::awaitable<result<midpoints>>
+    prices(std::vector<std::string> tokens, std::optional<std::int64_t> account = std::nullopt);
 
     /// The furthest remembered position of the walk `key` with at most `target` matches before
     /// it (the start when none).

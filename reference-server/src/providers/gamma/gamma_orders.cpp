@@ -393,6 +393,7 @@ private:
         if (auto signed_call = sign_call(call, ctx, credentials, wallet); !signed_call)
             co_return signed_call.error();
         call.idempotent = true;
+        call.account = ctx.account; // an account read: its share pays
         auto const answer = co_await n_->clob().read(std::move(call), std::chrono::milliseconds(0));
         co_return *answer;
     }

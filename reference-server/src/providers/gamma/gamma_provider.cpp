@@ -56,9 +56,9 @@ std::shared_ptr<provider_module> make_provider(provider_deps const& deps) {
     network_options o;
     auto const window = std::chrono::seconds(wire::gamma::window_seconds);
     o.catalog = channel_to("gamma catalog", p->endpoints.base_url, cfg.upstream_timeout,
-                           catalog_budget(cfg), window);
+                           catalog_budget(cfg), window, cfg.budget_share_percent / 100);
     o.clob = channel_to("gamma CLOB", p->endpoints.clob_base_url, cfg.upstream_timeout,
-                        clob_budget(cfg), window);
+                        clob_budget(cfg), window, cfg.budget_share_percent / 100);
     o.market_ttl = cfg.market_cache_ttl;
     // At most the largest page the catalog serves; a test configuration may go below the
     // operators' minimum (100) to make a small catalog span many pages.

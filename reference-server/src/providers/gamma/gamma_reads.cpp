@@ -67,6 +67,7 @@ struct walk_spec {
     std::int64_t offset = 0;
     std::int64_t limit = 0;
     std::int64_t now_ms = 0;
+    std::optional<std::int64_t> account; ///< whose share the catalog reads spend
 };
 
 /**
@@ -120,7 +121,8 @@ asio::awaitable<result<std::vector<Item>>> walk_catalog(std::shared_ptr<network>
         auto const ask = next_page_size(spec.offset + spec.limit - pos.matched, seen,
                                         pos.matched - walk_start, page);
         auto f = n->start_catalog_get(
-            spec.path, w::catalog_page(spec.sequences[pos.sequence], ask, pos.offset));
+            spec.path, w::catalog_page(spec.sequences[pos.sequence], ask, pos.offset),
+            spec.account);
         reads_json_ptr hold;
         auto body = co_await await_body(f, hold);
         if (!body)
@@ -181,6 +183,7 @@ public:
         spec.offset = p.offset.value_or(0);
         spec.limit = p.limit.value_or(events_params::default_limit);
         spec.now_ms = ctx.now_ms;
+        spec.account = ctx.account;
         std::function<bool(catalog_event const&)> keep = [status = p.status,
                                                           category = p.category](auto const& e) {
             return (!status || e.status == *status) &&
@@ -193,7 +196,7 @@ public:
         std::vector<catalog_market*> to_price;
         for (auto& e : *found)
             add_pointers(e.markets, to_price);
-        if (auto priced = co_await price(to_price); !priced)
+        if (auto priced = co_await price(to_price, ctx.account); !priced)
             co_return priced.error();
         std::vector<prediction_event> out(found->size());
         std::transform(found->begin(), found->end(), out.begin(),
@@ -208,7 +211,7 @@ public:
             co_return e.error();
         std::vector<catalog_market*> to_price;
         add_pointers(e->markets, to_price);
-        if (auto priced = co_await price(to_price); !priced)
+        if (auto priced = co_await price(to_price, ctx.account); !priced)
             co_return priced.error();
         co_return to_event_detail(*e);
     }
@@ -238,6 +241,7 @@ public:
             spec.offset = offset;
             spec.limit = limit;
             spec.now_ms = ctx.now_ms;
+            spec.account = ctx.account;
             std::function<bool(catalog_market const&)> keep = [status = p.status](auto const& m) {
                 return !status || m.market.status == *status;
             };
@@ -249,7 +253,7 @@ public:
         }
         std::vector<catalog_market*> to_price;
         add_pointers(found, to_price);
-        if (auto priced = co_await price(to_price); !priced)
+        if (auto priced = co_await price(to_price, ctx.account); !priced)
             co_return priced.error();
         std::vector<prediction_market> out(found.size());
         std::transform(found.begin(), found.end(), out.begin(),
@@ -261,7 +265,7 @@ public:
                                            std::string const& market_id) override {
         if (!w::is_catalog_id(market_id))
             co_return market_not_found(market_id);
-        auto f = n_->start_catalog_get(w::market_path(market_id), {});
+        auto f = n_->start_catalog_get(w::market_path(market_id), {}, ctx.account);
         reads_json_ptr hold;
         auto body = co_await await_body(f, hold);
         if (!body)
@@ -270,16 +274,17 @@ public:
         if (!m)
             co_return m.error();
         std::vector<catalog_market*> one{&*m};
-        if (auto priced = co_await price(one); !priced)
+        if (auto priced = co_await price(one, ctx.account); !priced)
             co_return priced.error();
         co_return std::move(m->market);
     }
 
-    async_result<orderbook> book(call_context const&, std::string const& token_id,
+    async_result<orderbook> book(call_context const& ctx, std::string const& token_id,
                                  orderbook_params const& p) override {
         if (!w::is_token_id(token_id))
             co_return no_book(token_id);
-        auto f = n_->start_clob_get(std::string(w::book_path), w::token_query(token_id));
+        auto f =
+            n_->start_clob_get(std::string(w::book_path), w::token_query(token_id), ctx.account);
         reads_json_ptr hold;
         auto body = co_await await_body(f, hold);
         if (!body)
@@ -301,7 +306,7 @@ private:
                                                       std::string const& event_id) {
         if (!w::is_catalog_id(event_id))
             co_return event_not_found(event_id);
-        auto f = n_->start_catalog_get(w::event_path(event_id), {});
+        auto f = n_->start_catalog_get(w::event_path(event_id), {}, ctx.account);
         reads_json_ptr hold;
         auto body = co_await await_body(f, hold);
         if (!body)
@@ -310,12 +315,13 @@ private:
     }
 
     /// Prices the tokens of `markets` from the CLOB's midpoints (one batch for all of them).
-    asio::awaitable<result<void>> price(std::vector<catalog_market*> const& markets) {
+    asio::awaitable<result<void>> price(std::vector<catalog_market*> const& markets,
+                                        std::optional<std::int64_t> account) {
         std::vector<catalog_market const*> view(markets.begin(), markets.end());
         auto tokens = book_tokens(view);
         if (tokens.empty())
             co_return result<void>{};
-        auto mids = co_await n_->prices(std::move(tokens));
+        auto mids = co_await n_->prices(std::move(tokens), account);
         if (!mids)
             co_return mids.error();
         for (auto* m : markets)
