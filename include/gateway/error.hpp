@@ -61,7 +61,7 @@ struct errc_row {
     unsigned http_status;
     std::string_view wire;
 };
-inline constexpr std::array<errc_row, 29> errc_table{{
+inline constexpr std::array<errc_row, 30> errc_table{{
     {errc::validation_error, 400, "VALIDATION_ERROR"},
     {errc::invalid_json, 400, "INVALID_JSON"},
     {errc::unsupported_order_type, 400, "UNSUPPORTED_ORDER_TYPE"},
