@@ -382,7 +382,13 @@ TEST_CASE("ws hub: a book whose slot is free goes out at once, one sooner waits 
           "[contract][ws]") {
     // An interval far longer than any wait below: the first book can only arrive in time if it
     // is sent on arrival, and the later ones cannot have gone out when the late joiner asks.
-    ws_stack stack(1000, 20, std::chrono::minutes(10));
+    // Longer, too, than the steady clock has run (its epoch is the boot): a topic that has sent
+    // nothing yet has its slot free, however young the machine. With a fixed 10 minutes this
+    // failed only within 10 minutes of boot (a fresh CI machine), the hub taking the clock's
+    // epoch for the time of a last frame.
+    auto const since_boot = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now().time_since_epoch());
+    ws_stack stack(1000, 20, since_boot + std::chrono::minutes(10));
     auto const key = stack.key();
     auto const s = book_sub();
     ws_client a(stack.url(), stack.with_key(key));
