@@ -234,7 +234,10 @@ TEST_CASE("beta nonces: a replay is 401 INVALID_NONCE without a second upstream 
     trading t;
     auto const body = t.signed_limit(t.wallet);
     auto const first = t.post("/v1/perps/beta/orders", body);
-    CHECK(first.status != 401); // verified and forwarded, whatever the upstream answered
+    // Verified and forwarded: the (unfunded) wallet's order is the upstream's to refuse,
+    // -2019 "Margin is insufficient." (CONTRACT §2: 400 ORDER_REJECTED with its reason).
+    require_error(first, 400, "ORDER_REJECTED");
+    CHECK(error_of(first).at("details").at("upstreamCode") == -2019);
     CHECK(order_requests(*t.gw.beta) == 1);
     require_error(t.post("/v1/perps/beta/orders", body), 401, "INVALID_NONCE", "nonce");
     t.gw.restart(); // the journal keeps it across a restart
@@ -248,7 +251,9 @@ TEST_CASE("beta testnet: chainId 714 signatures go to the testnet upstream only"
     trading t;
     sb::signer testnet{key(wallet_key), true};
     auto const res = t.post("/v1/testnet/perps/beta/orders", t.signed_limit(testnet));
-    CHECK(res.status != 401);
+    // Verified and forwarded: the testnet upstream refuses the unfunded wallet's order.
+    require_error(res, 400, "ORDER_REJECTED");
+    CHECK(error_of(res).at("details").at("upstreamCode") == -2019);
     CHECK(order_requests(*t.gw.beta_testnet) == 1);
     // A mainnet signature on the testnet path is someone else's.
     require_error(t.post("/v1/testnet/perps/beta/orders", t.signed_limit(t.wallet)), 401,
@@ -342,7 +347,10 @@ TEST_CASE("beta typed-data: params, typed data and digest any wallet can sign",
         json::object body = td->params;
         body["signature"] = *sig;
         auto res = t.post("/v1/perps/beta/orders", body);
-        CHECK(res.status != 401);
+        INFO(json::serialize(res.body));
+        REQUIRE(res.status == 200); // accepted: a trailing stop waits for its trigger
+        CHECK(res.body.at("status") == "open");
+        CHECK(res.body.at("averagePrice").is_null());
         CHECK(order_requests(*t.gw.beta) == 1);
     }
 

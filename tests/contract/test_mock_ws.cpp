@@ -410,7 +410,8 @@ TEST_CASE("alpha mock ws: l2Book pushes are at least ws_book_interval apart",
     REQUIRE(c->next(channel("l2Book")));
     // Changes far faster than the interval: a tick every request.
     std::vector<std::int64_t> times;
-    auto const deadline = std::chrono::steady_clock::now() + 10s;
+    auto const deadline =
+        std::chrono::steady_clock::now() + 30s; // a hang guard: three books take about 1 s
     while (times.size() < 3 && std::chrono::steady_clock::now() < deadline) {
         mock_post(*m, "/__mock/tick", R"({"steps":1})");
         if (auto b = c->next(channel("l2Book"), 20ms))
@@ -592,7 +593,9 @@ TEST_CASE("beta mock ws: a listen key streams its user's ORDER_TRADE_UPDATE and 
           json::parse(R"({"code":-1125,"msg":"This listenKey does not exist."})"));
     CHECK(beta_call(*m, http::verb::put, "/fapi/v3/listenKey", "").status == 400);
     // Unsigned: the signed endpoints' refusal.
-    CHECK(fetch(http::verb::post, m->base_url() + "/fapi/v3/listenKey").status != 200);
+    auto const unsigned_call = fetch(http::verb::post, m->base_url() + "/fapi/v3/listenKey");
+    CHECK(unsigned_call.status == 400);
+    CHECK(json::parse(unsigned_call.body).at("code") == -1102); // no signature: mandatory param
 
     auto const key = std::string(beta_ok(beta_call(*m, http::verb::post, "/fapi/v3/listenKey", ""))
                                      .at("listenKey")

@@ -99,7 +99,7 @@ public:
 
     /// Waits until `pred(updates)` holds; false after `within`.
     template <class Pred>
-    bool wait(Pred pred, std::chrono::milliseconds within = 10s) {
+    bool wait(Pred pred, std::chrono::milliseconds within = 30s) {
         std::unique_lock lock(st_->m);
         return st_->cv.wait_for(lock, within,
                                 [&] { return static_cast<bool>(pred(st_->updates)); });

@@ -256,7 +256,11 @@ TEST_CASE("ethers signs the gateway's beta typed data (Message, chainId 1666/714
         body["signature"] = sig.signature;
         auto const r = post(s.gw, s.api_key, prefix + "/perps/beta/orders", body);
         INFO(json::serialize(r.body));
-        CHECK(r.status != 401); // the signature and nonce passed; the upstream answered
+        // The signature and nonce passed; the upstream refused the unfunded wallet's order
+        // (CONTRACT §2: 400 ORDER_REJECTED with its reason, -2019 "Margin is insufficient.").
+        REQUIRE(r.status == 400);
+        CHECK(r.body.at("error").at("code") == "ORDER_REJECTED");
+        CHECK(r.body.at("error").at("details").at("upstreamCode") == -2019);
         CHECK(order_requests(upstream) == before + 1);
 
         // Another key over the same typed data: refused locally, nothing sent.

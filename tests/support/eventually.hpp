@@ -12,7 +12,7 @@ namespace gateway::test {
 
 /// True as soon as `condition()` is; false when `within` has passed without it.
 inline bool eventually(std::function<bool()> const& condition,
-                       std::chrono::milliseconds within = std::chrono::seconds(10)) {
+                       std::chrono::milliseconds within = std::chrono::seconds(30)) {
     using namespace std::chrono_literals;
     auto const deadline = std::chrono::steady_clock::now() + within;
     auto pause = 1ms;

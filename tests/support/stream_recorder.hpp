@@ -123,7 +123,7 @@ struct stream_recorder {
 
     /// Waits until `pred(*this)` holds (under the lock), at most `within`.
     template <class P>
-    bool wait_for(P pred, std::chrono::milliseconds within = std::chrono::seconds(10)) const {
+    bool wait_for(P pred, std::chrono::milliseconds within = std::chrono::seconds(30)) const {
         return eventually([&] { return with(pred); }, within);
     }
 

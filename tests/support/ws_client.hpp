@@ -32,7 +32,7 @@ class ws_client {
 public:
     using clock = std::chrono::steady_clock;
     using match_fn = std::function<bool(boost::json::value const&)>;
-    static constexpr std::chrono::milliseconds default_wait{10000};
+    static constexpr std::chrono::milliseconds default_wait{30000};
 
     /// Connects; `error()` says why when it could not (a refused upgrade carries its status).
     explicit ws_client(std::string const& url, net::ws_connect_options options = {})

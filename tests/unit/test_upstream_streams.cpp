@@ -247,7 +247,7 @@ TEST_CASE("upstream link: subscribe, data, drop -> reconnecting, resubscribe, re
     }
 
     SECTION("silence on a topic that must tick is stale; data again restores it") {
-        REQUIRE(test::eventually([&] { return book.saw("status stale"); }, 5s));
+        REQUIRE(test::eventually([&] { return book.saw("status stale"); }));
         CHECK_FALSE(trades.saw("status stale")); // trades need not tick
         up.push(R"(data:book:{"n":3})");
         REQUIRE(test::eventually([&] {

@@ -172,7 +172,7 @@ TEST_CASE("ws interop: the server end talks to Beast's client", "[unit][ws]") {
     // Beast's close reaches the session with its code; Beast sees the echo and a clean end.
     client.ws.close(websocket::close_reason(websocket::close_code::normal, "bye"));
     auto ended = server.ended.get_future();
-    REQUIRE(ended.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+    REQUIRE(ended.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
     auto const end = ended.get();
     CHECK(end.code == 1000);
     CHECK(end.reason == "bye");
@@ -193,7 +193,7 @@ TEST_CASE("ws interop: the server's close and the 1009 limit reach Beast's clien
         CHECK(client.ws.reason().code == 1013);
         CHECK(std::string(client.ws.reason().reason.c_str()) == "too slow");
         auto ended = server.ended.get_future();
-        REQUIRE(ended.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+        REQUIRE(ended.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
         auto const end = ended.get();
         CHECK(end.code == 1013); // Beast's echo of our code
         CHECK_FALSE(end.by_peer);
@@ -208,7 +208,7 @@ TEST_CASE("ws interop: the server's close and the 1009 limit reach Beast's clien
         CHECK(ec == websocket::error::closed);
         CHECK(client.ws.reason().code == 1009);
         auto ended = server.ended.get_future();
-        REQUIRE(ended.wait_for(std::chrono::seconds(10)) == std::future_status::ready);
+        REQUIRE(ended.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
         CHECK(ended.get().code == 1009);
     }
 }

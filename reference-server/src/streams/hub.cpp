@@ -88,15 +88,20 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
     std::optional<boost::json::value> pending_book;
     std::uint64_t seq = 0;
     bool due = false; ///< on the hub's list of topics to flush
-    /// When the last book or price map went out; the next may go one interval later.
-    std::chrono::steady_clock::time_point last_sent{};
 
     using time_point = std::chrono::steady_clock::time_point;
 
-    /// When the next book or price map may go (m held): `now` when the last one is an interval
-    /// old, else the grid point after that interval.
+    /// When the last book or price map went out, the next may go one interval later; none before
+    /// the first (not the clock's epoch: that is the boot, so a first book would wait out the
+    /// interval's rest when the machine has run for less than one interval).
+    std::optional<time_point> last_sent;
+
+    /// When the next book or price map may go (m held): `now` when none went out yet or the last
+    /// one is an interval old, else the grid point after that interval.
     time_point next_slot(time_point now) const {
-        return now >= last_sent + interval ? now : slot_after(last_sent, interval);
+        if (!last_sent || now >= *last_sent + interval)
+            return now;
+        return slot_after(*last_sent, interval);
     }
 
     void broadcast(frame_ptr const& frame) {
