@@ -69,6 +69,23 @@ std::optional<api_error> api_key_gate::charge(rate_identity const& who) const {
     return rate_limited(who.rate, d);
 }
 
+std::optional<api_error> api_key_gate::recheck(std::string_view key) const {
+    auth::key_check check;
+    try {
+        check = accounts_.check_key(key);
+    } catch (std::exception const& ex) {
+        // The store failed: the key keeps its standing (REST would answer 500, not 401).
+        log::error(std::string("msg=\"key recheck failed\" what=\"") + ex.what() + "\"");
+        return std::nullopt;
+    }
+    using verdict_t = auth::key_check::verdict;
+    if (check.outcome == verdict_t::expired)
+        return make_error(errc::invalid_api_key, "API key has expired");
+    if (check.outcome != verdict_t::ok || !check.key)
+        return make_error(errc::invalid_api_key, "API key has been revoked");
+    return std::nullopt;
+}
+
 gate_verdict api_key_gate::check(request_head const& head) const {
     gate_verdict verdict;
     if (needs_key(head.path)) {
@@ -103,7 +120,7 @@ gate_verdict api_key_gate::check(request_head const& head) const {
         }
         double const rate = key.rate_per_second.value_or(options_.rate_per_second);
         double const burst = key.rate_per_second ? 2 * rate : options_.burst;
-        rate_identity who{std::to_string(key.id), rate, burst};
+        rate_identity who{std::to_string(key.id), key.account_id, rate, burst};
         auto const d = limiter_.take(who.bucket, rate, burst, time_.steady_now());
         add_rate_headers(verdict.headers, d);
         if (!d.allowed) {

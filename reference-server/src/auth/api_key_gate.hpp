@@ -28,7 +28,8 @@ class account_service;
 
 /// Whose rate-limit bucket a request draws from (an authenticated key).
 struct rate_identity {
-    std::string bucket; ///< the key's id: never the key itself
+    std::string bucket;       ///< the key's id: never the key itself
+    std::int64_t account = 0; ///< the key's account
     double rate = 0;
     double burst = 0;
 };
@@ -71,6 +72,11 @@ public:
 
     /// Takes one token of `who`'s bucket: 429 RATE_LIMITED when it is empty (CONTRACT §3).
     std::optional<api_error> charge(rate_identity const& who) const;
+
+    /// Checks again a key `check` accepted (a WebSocket's, while it is open): 401
+    /// INVALID_API_KEY once it is revoked, expired or unknown; no rate-limit token is taken.
+    /// From memory, like `check`: safe on an I/O thread.
+    std::optional<api_error> recheck(std::string_view key) const;
 
     /// Whether `path` is under a testnet prefix (`/v1/testnet/`, `/ws/v1/testnet/`).
     static bool testnet_path(std::string_view path);

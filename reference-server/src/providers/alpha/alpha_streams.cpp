@@ -539,7 +539,7 @@ public:
             auto const user = util::to_lower(s.address);
             std::lock_guard lock(m_);
             if (!users_.count(user) && users_.size() >= options_.max_users)
-                co_return make_error(errc::validation_error,
+                co_return make_error(errc::stream_capacity,
                                      "The " + options_.name + " upstream streams at most " +
                                          std::to_string(options_.max_users) +
                                          " distinct addresses' orders and fills at a time; "
