@@ -153,7 +153,7 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
         [&i](net::request_header const& h, net::tcp::endpoint const& remote) {
             return i.session->inspect(h, remote);
         });
-    i.hub = std::make_unique<stream_hub>(i.ioc.get_executor(), i.cfg.ws_book_interval);
+    i.hub = std::make_unique<stream_hub>(i.ioc.get_executor(), i.cfg.ws_book_interval, time);
     ws_endpoint_options wo;
     wo.session.max_queued = i.cfg.ws_max_queued;
     wo.session.peer_timeout = i.cfg.ws_peer_timeout;

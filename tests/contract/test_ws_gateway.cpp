@@ -104,7 +104,7 @@ struct ws_stack {
         gamma->info.id = "gamma";
         gamma->info.verticals = {vertical::predictions};
         providers.add(gamma);
-        hub = std::make_unique<stream_hub>(ioc.get_executor(), book_interval);
+        hub = std::make_unique<stream_hub>(ioc.get_executor(), book_interval, clock);
         ws_endpoint_options wo;
         wo.session.max_queued = max_queued;
         if (tune)
@@ -413,7 +413,7 @@ TEST_CASE("ws protocol: pong, acks and error frames with the contract's codes", 
 }
 
 TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, late joiners "
-          "served, released when the last client leaves",
+          "served, released 30 s after the last client left",
           "[contract][ws]") {
     ws_stack stack;
     auto const key = stack.key();
@@ -465,6 +465,10 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     CHECK(stack.source->releases == 0);
     late.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 6));
     REQUIRE(late.next_type("unsubscribed"));
+    stack.hub->sweep();
+    CHECK(stack.source->releases == 0); // lingers
+    CHECK(stack.hub->stats().topics == 1);
+    stack.clock.advance(std::chrono::seconds(30));
     CHECK(test::eventually([&] { return stack.source->releases == 1; }));
     CHECK_FALSE(stack.source->is_open(s));
     CHECK(stack.hub->stats().topics == 0);
@@ -746,4 +750,37 @@ TEST_CASE("ws user streams: an account holds at most 2 user-stream slots, STREAM
         stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, user(orders, 2), 3));
     REQUIRE(a2.next_type("unsubscribed"));
     subscribe(a, user(fills, 3), 6);
+}
+
+TEST_CASE("ws hub: subscribe/unsubscribe churn reuses one lingering upstream subscription",
+          "[contract][ws]") {
+    ws_stack stack(1000, 1000);
+    ws_client c(stack.url(), stack.with_key(stack.key()));
+    auto const s = book_sub();
+    for (int i = 0; i < 50; ++i) {
+        subscribe(c, s, 2 * i);
+        c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 2 * i + 1));
+        REQUIRE(c.next_type("unsubscribed"));
+    }
+    CHECK(stack.source->opens == 1);
+    CHECK(stack.source->releases == 0);
+
+    // 29 s after the last unsubscribe it still lingers; at 30 s it is released upstream.
+    stack.clock.advance(std::chrono::seconds(29));
+    stack.hub->sweep();
+    CHECK(stack.source->releases == 0);
+    stack.clock.advance(std::chrono::seconds(1));
+    stack.hub->sweep();
+    CHECK(test::eventually([&] { return stack.source->releases == 1; }));
+    CHECK(stack.hub->stats().topics == 0);
+
+    // User channels are released at once (their upstream slots are few).
+    stream::subscription f;
+    f.channel = stream::channel::fills;
+    f.provider = "alpha";
+    f.address = "0x0000000000000000000000000000000000000011";
+    subscribe(c, f, 500);
+    c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, f, 501));
+    REQUIRE(c.next_type("unsubscribed"));
+    CHECK(test::eventually([&] { return stack.source->releases == 2; }));
 }

@@ -637,6 +637,7 @@ private:
             lo.pong_timeout = options_.pong_timeout;
             lo.retry = options_.retry;
             lo.connect.session.peer_timeout = std::chrono::seconds(60);
+            lo.pacer = pacer_;
             return slot{streams::upstream_link::create(ex_, proto, lo), proto};
         };
         slot* chosen = &streams::pick_link(
@@ -678,6 +679,9 @@ private:
     std::mutex m_;
     std::vector<slot> slots_;
     std::map<std::string, std::size_t> users_;
+    /// alpha takes at most 30 new connections a minute (per IP).
+    std::shared_ptr<streams::connect_pacer> pacer_ =
+        std::make_shared<streams::connect_pacer>(30, std::chrono::minutes(1));
 };
 
 } // namespace
