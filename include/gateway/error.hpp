@@ -46,11 +46,13 @@ enum class errc {
     gone,                   ///< 410 removed route
     payload_too_large,      ///< 413 body over the limit
     unsupported_media_type, ///< 415 write without application/json
+    upgrade_required,       ///< 426 WebSocket handshake with a version other than 13
     rate_limited,           ///< 429 per-key limit or the account's upstream share hit
     internal_error,         ///< 500 a bug; never carries internals
     upstream_error,         ///< 502 upstream error or unparseable body
     provider_unavailable,   ///< 503 provider down or upstream budget spent
     upstream_timeout,       ///< 504 upstream did not answer in time
+    stream_capacity,        ///< WebSocket error frame only: no upstream user-stream slot left
     transport_error,        ///< client only: no contract answer from the server
     unknown,                ///< client only: a wire code this SDK does not know
 };
@@ -61,7 +63,7 @@ struct errc_row {
     unsigned http_status;
     std::string_view wire;
 };
-inline constexpr std::array<errc_row, 30> errc_table{{
+inline constexpr std::array<errc_row, 32> errc_table{{
     {errc::validation_error, 400, "VALIDATION_ERROR"},
     {errc::invalid_json, 400, "INVALID_JSON"},
     {errc::unsupported_order_type, 400, "UNSUPPORTED_ORDER_TYPE"},
@@ -85,11 +87,13 @@ inline constexpr std::array<errc_row, 30> errc_table{{
     {errc::gone, 410, "GONE"},
     {errc::payload_too_large, 413, "PAYLOAD_TOO_LARGE"},
     {errc::unsupported_media_type, 415, "UNSUPPORTED_MEDIA_TYPE"},
+    {errc::upgrade_required, 426, "UPGRADE_REQUIRED"},
     {errc::rate_limited, 429, "RATE_LIMITED"},
     {errc::internal_error, 500, "INTERNAL_ERROR"},
     {errc::upstream_error, 502, "UPSTREAM_ERROR"},
     {errc::provider_unavailable, 503, "PROVIDER_UNAVAILABLE"},
     {errc::upstream_timeout, 504, "UPSTREAM_TIMEOUT"},
+    {errc::stream_capacity, 0, "STREAM_CAPACITY"},
     {errc::transport_error, 0, "TRANSPORT_ERROR"},
     {errc::unknown, 0, "UNKNOWN"},
 }};
@@ -114,7 +118,7 @@ GATEWAY_DECL constexpr std::string_view wire_code(errc e) noexcept {
 /// Inverse of `wire_code`; `errc::unknown` for a code this SDK does not know.
 GATEWAY_DECL constexpr errc errc_from_wire(std::string_view code) noexcept {
     for (auto const& r : detail::errc_table)
-        if (r.wire == code && r.http_status != 0)
+        if (r.wire == code && r.code < errc::transport_error)
             return r.code;
     return errc::unknown;
 }

@@ -154,10 +154,11 @@ gateway_app::gateway_app(server_config cfg, std::shared_ptr<util::clock const> c
         [&i](net::request_header const& h, net::tcp::endpoint const& remote) {
             return i.session->inspect(h, remote);
         });
-    i.hub = std::make_unique<stream_hub>(i.ioc.get_executor(), i.cfg.ws_book_interval);
+    i.hub = std::make_unique<stream_hub>(i.ioc.get_executor(), i.cfg.ws_book_interval, time);
     ws_endpoint_options wo;
     wo.session.max_queued = i.cfg.ws_max_queued;
     wo.session.peer_timeout = i.cfg.ws_peer_timeout;
+    wo.max_user_streams = i.cfg.ws_max_user_streams;
     i.ws = std::make_unique<ws_endpoint>(i.providers, *i.gate, *i.hub, time, wo);
     i.server->on_upgrade([&i](net::request& req, net::tcp::endpoint const& remote,
                               net::ws_upgrade& up) { return i.ws->upgrade(req, remote, up); });

@@ -216,6 +216,16 @@ std::vector<setting> const& settings() {
              [](server_config& c, std::string const& v) {
                  return set_ms(c.ws_peer_timeout, v);
              }},
+            {"ws-max-user-streams", "GATEWAY_WS_MAX_USER_STREAMS", "websocket.maxUserStreams",
+             "addresses whose orders/fills one account may stream at once on each upstream",
+             [](server_config& c, std::string const& v) -> std::optional<std::string> {
+                 char* end = nullptr;
+                 unsigned long long const n = std::strtoull(v.c_str(), &end, 10);
+                 if (v.empty() || *end != '\0' || v.front() == '-' || n < 1 || n > 1000)
+                     return "must be a whole number 1..1000";
+                 c.ws_max_user_streams = static_cast<std::size_t>(n);
+                 return std::nullopt;
+             }},
             {"ws-book-interval-ms", "GATEWAY_WS_BOOK_INTERVAL_MS", "websocket.bookIntervalMs",
              "least time between two order-book frames of one subscription",
              [](server_config& c, std::string const& v) {

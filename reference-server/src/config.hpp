@@ -100,8 +100,9 @@ struct server_config {
     // WebSocket /ws/v1/perps (CONTRACT §8)
     std::size_t ws_max_queued = 1000;                 ///< frames behind before a close with 1013
     std::chrono::milliseconds ws_peer_timeout{30000}; ///< silence before a client is dead
-    std::chrono::milliseconds ws_book_interval{100};  ///< least time between two book frames
-    std::chrono::milliseconds stream_stale{5000};     ///< upstream silence reported as stale
+    std::size_t ws_max_user_streams = 2;             ///< user-stream slots per account and upstream
+    std::chrono::milliseconds ws_book_interval{100}; ///< least time between two book frames
+    std::chrono::milliseconds stream_stale{5000};    ///< upstream silence reported as stale
     std::map<std::string, upstream_endpoints, std::less<>> providers{
         {"alpha", {}}, {"beta", {}}, {"gamma", {}}};
 

@@ -332,7 +332,7 @@ TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes
         s.address = "0x0000000000000000000000000000000000000099";
         auto refused = env.check(s);
         REQUIRE_FALSE(refused);
-        CHECK(refused.error().code == errc::validation_error);
+        CHECK(refused.error().code == errc::stream_capacity);
         CHECK(env.check(sub(stream::channel::orders)).value()); // a user already counted
         held.pop_back();
         CHECK(env.check(s).value()); // one released: room again

@@ -10,15 +10,19 @@
 #include "streams/hub.hpp"
 #include "streams/ws_endpoint.hpp"
 #include "support/eventually.hpp"
+#include "support/raw_socket.hpp"
 #include "support/test_clock.hpp"
 #include "support/ws_client.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <gateway/net/ws_frame.hpp>
+
 #include <boost/json/serialize.hpp>
 
 #include <filesystem>
 #include <map>
+#include <thread>
 #include <unistd.h>
 
 namespace {
@@ -75,7 +79,8 @@ public:
 
 struct ws_stack {
     explicit ws_stack(std::size_t max_queued = 1000, double key_rate = 20,
-                      std::chrono::milliseconds book_interval = std::chrono::milliseconds(100)) {
+                      std::chrono::milliseconds book_interval = std::chrono::milliseconds(100),
+                      std::function<void(ws_endpoint_options&)> const& tune = {}) {
         static std::atomic<int> counter{0};
         dir = std::filesystem::temp_directory_path() /
               ("gateway-ws-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
@@ -99,9 +104,11 @@ struct ws_stack {
         gamma->info.id = "gamma";
         gamma->info.verticals = {vertical::predictions};
         providers.add(gamma);
-        hub = std::make_unique<stream_hub>(ioc.get_executor(), book_interval);
+        hub = std::make_unique<stream_hub>(ioc.get_executor(), book_interval, clock);
         ws_endpoint_options wo;
         wo.session.max_queued = max_queued;
+        if (tune)
+            tune(wo);
         endpoint = std::make_unique<ws_endpoint>(providers, *gate, *hub, clock, wo);
         server = std::make_shared<net::http_server>(
             ioc, net::server_options{},
@@ -210,6 +217,72 @@ void subscribe(ws_client& c, stream::subscription const& s, int id) {
     REQUIRE(ack->at("id").as_int64() == id);
 }
 
+/// A WebSocket client on a blocking socket that reads only when asked: a client that sends
+/// without reading. Its receive buffer is small, so what the server cannot send stays in the
+/// server's queue rather than in this socket.
+class raw_ws {
+public:
+    raw_ws(std::uint16_t port, std::string const& key)
+        : sock_(std::chrono::seconds(20)) {
+        int const rcvbuf = 16 * 1024;
+        ::setsockopt(sock_.fd(), SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+        sock_.connect(port);
+        REQUIRE(sock_.send_all("GET /ws/v1/perps HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                               "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                               "Sec-WebSocket-Version: 13\r\nX-API-Key: " +
+                               key + "\r\n\r\n"));
+        auto head = sock_.read_response();
+        REQUIRE(head);
+        REQUIRE(head->starts_with("HTTP/1.1 101"));
+    }
+
+    /// False once the server closed or reset the connection.
+    bool send(net::ws_frame::opcode op, std::string_view payload) {
+        std::array<unsigned char, 4> const mask{1, 2, 3, 4};
+        std::string out;
+        net::ws_frame::append_frame(out, op, payload, &mask);
+        return sock_.send_all(out);
+    }
+
+    /// Reads until the server's close frame: its code (0 when the connection ended first).
+    std::uint16_t close_code() {
+        std::vector<unsigned char> wire;
+        std::size_t at = 0;
+        net::ws_frame::reader reader(false, std::size_t{1} << 20);
+        std::array<unsigned char, 65536> buf{};
+        for (;;) {
+            std::size_t consumed = 0;
+            auto const ev = reader.next(wire.data() + at, wire.size() - at, consumed);
+            at += consumed;
+            switch (ev.what) {
+            case net::ws_frame::event::kind::close:
+                return ev.code;
+            case net::ws_frame::event::kind::fail:
+                return 0;
+            case net::ws_frame::event::kind::message:
+                reader.release();
+                continue;
+            case net::ws_frame::event::kind::need_more:
+                if (consumed > 0)
+                    continue;
+                break;
+            default:
+                continue;
+            }
+            wire.erase(wire.begin(), wire.begin() + static_cast<std::ptrdiff_t>(at));
+            at = 0;
+            auto const n = ::recv(sock_.fd(), buf.data(), buf.size(), 0);
+            if (n <= 0)
+                return 0;
+            wire.insert(wire.end(), buf.begin(), buf.begin() + n);
+        }
+    }
+
+private:
+    test::raw_socket sock_;
+};
+
 } // namespace
 
 TEST_CASE("ws handshake: refused with the REST key rules, never upgraded", "[contract][ws]") {
@@ -253,6 +326,25 @@ TEST_CASE("ws handshake: refused with the REST key rules, never upgraded", "[con
     SECTION("a live key by query parameter") {
         ws_client ok(stack.url() + "?apiKey=" + stack.key(), {});
         CHECK(ok.connected());
+    }
+    SECTION("a Sec-WebSocket-Version other than 13: 426 UPGRADE_REQUIRED with the error body") {
+        auto o = stack.with_key(stack.key());
+        o.headers.emplace_back("Sec-WebSocket-Version", "8");
+        auto e = refused(stack.url(), o);
+        CHECK(e.status == 426);
+        auto body = json::parse(e.body);
+        CHECK(body.at("error").at("code") == "UPGRADE_REQUIRED");
+        CHECK(std::string(body.at("error").at("message").as_string()).find("13") !=
+              std::string::npos);
+    }
+    SECTION("a malformed Sec-WebSocket-Key: 400 VALIDATION_ERROR naming the header") {
+        auto o = stack.with_key(stack.key());
+        o.headers.emplace_back("Sec-WebSocket-Key", "not-a-key");
+        auto e = refused(stack.url(), o);
+        CHECK(e.status == 400);
+        auto body = json::parse(e.body);
+        CHECK(body.at("error").at("code") == "VALIDATION_ERROR");
+        CHECK(body.at("error").at("details").at("field") == "Sec-WebSocket-Key");
     }
     SECTION("another path") {
         auto e = refused("ws://127.0.0.1:" + std::to_string(stack.port) + "/ws/v2/perps",
@@ -321,7 +413,7 @@ TEST_CASE("ws protocol: pong, acks and error frames with the contract's codes", 
 }
 
 TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, late joiners "
-          "served, released when the last client leaves",
+          "served, released 30 s after the last client left",
           "[contract][ws]") {
     ws_stack stack;
     auto const key = stack.key();
@@ -380,6 +472,10 @@ TEST_CASE("ws hub: one upstream subscription shared, books throttled with seq, l
     CHECK(stack.source->releases == 0);
     late.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 6));
     REQUIRE(late.next_type("unsubscribed"));
+    stack.hub->sweep();
+    CHECK(stack.source->releases == 0); // lingers
+    CHECK(stack.hub->stats().topics == 1);
+    stack.clock.advance(std::chrono::seconds(30));
     CHECK(test::eventually([&] { return stack.source->releases == 1; }));
     CHECK_FALSE(stack.source->is_open(s));
     CHECK(stack.hub->stats().topics == 0);
@@ -443,6 +539,19 @@ TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow co
         REQUIRE(e);
         CHECK(error_code_of(*e) == "RATE_LIMITED");
     }
+    SECTION("unsubscribe frames draw from the key's rate limit too") {
+        ws_stack stack(1000, 2); // 2/s, burst 4; the handshake took one token, the subscribe one
+        ws_client c(stack.url(), stack.with_key(stack.key()));
+        auto const s = book_sub();
+        subscribe(c, s, 1);
+        for (int i = 0; i < 6; ++i)
+            c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 10 + i));
+        auto e = c.next([](json::value const& v) {
+            return v.at("type") == "error" && v.at("error").at("code") == "RATE_LIMITED";
+        });
+        REQUIRE(e);
+        CHECK(stack.source->opens == 1);
+    }
     SECTION("a frame over 64 KiB closes with 1009") {
         ws_stack stack;
         ws_client c(stack.url(), stack.with_key(stack.key()));
@@ -472,4 +581,219 @@ TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow co
         REQUIRE(end);
         CHECK(end->code == 1013);
     }
+}
+
+TEST_CASE("ws bounds: clients that send 60 KB-id pings without reading are closed with 1013, "
+          "their queues within 4 MiB",
+          "[contract][ws]") {
+    ws_stack stack;
+    auto const key = stack.key();
+    constexpr int clients = 8;
+    // Each pong echoes a 60,000-character id: 240 of them (14 MB) are more than the kernel's
+    // buffers (the client's is small, the server's at most tcp_wmem's 4 MiB) and the 4 MiB
+    // queue together, far fewer than the 1,000-frame bound.
+    std::string const ping = R"({"op":"ping","id":")" + std::string(60000, 'x') + R"("})";
+    std::vector<std::unique_ptr<raw_ws>> conns;
+    for (int i = 0; i < clients; ++i)
+        conns.push_back(std::make_unique<raw_ws>(stack.port, key));
+    std::vector<std::thread> senders;
+    for (int i = 0; i < clients; ++i)
+        senders.emplace_back([&, i] {
+            for (int n = 0; n < 240 && conns[i]->send(net::ws_frame::opcode::text, ping); ++n) {
+            }
+        });
+    for (auto& t : senders)
+        t.join();
+    // The server works through the pings (the kernel holds what it has not read yet); each
+    // connection's queue stays within 4 MiB until the bound closes it. Only then do the
+    // clients read.
+    constexpr std::size_t bound = std::size_t{4} * 1024 * 1024;
+    std::size_t most = 0;
+    REQUIRE(test::eventually([&] {
+        auto const q = stack.endpoint->queues();
+        most = std::max(most, q.max_queued_bytes);
+        return q.closing == clients;
+    }));
+    CHECK(most <= bound);
+    std::vector<std::uint16_t> codes(clients, 0);
+    for (int i = 0; i < clients; ++i)
+        codes[i] = conns[i]->close_code();
+    for (int i = 0; i < clients; ++i) {
+        INFO("client " << i);
+        CHECK(codes[i] == 1013);
+    }
+}
+
+TEST_CASE("ws bounds: a session counts its queue in bytes, closed with 1013 past max_queued_bytes",
+          "[contract][ws]") {
+    // Through the gateway: a held client, frames of 60 KB, a 1 MiB byte bound and a frame bound
+    // far above what is sent.
+    ws_stack stack(100000, 20, std::chrono::milliseconds(100), [](ws_endpoint_options& o) {
+        o.session.max_queued_bytes = std::size_t{1} << 20;
+    });
+    ws_client c(stack.url(), stack.with_key(stack.key()));
+    stream::subscription t;
+    t.channel = stream::channel::trades;
+    t.provider = "alpha";
+    t.symbol = "BTC";
+    subscribe(c, t, 1);
+    c.hold();
+    trade tr;
+    tr.id = std::string(60000, '7');
+    tr.price = decimal::parse("1").value();
+    tr.size = decimal::parse("1").value();
+    for (int i = 0; i < 600 && stack.source->push(t, update_of(std::vector<trade>{tr})); ++i) {
+    }
+    c.release();
+    auto end = c.wait_closed();
+    REQUIRE(end);
+    CHECK(end->code == 1013);
+    CHECK(end->reason.find("bytes queued") != std::string::npos);
+}
+
+TEST_CASE("ws bounds: a client that sends control pings and pongs but never reads is closed as "
+          "dead",
+          "[contract][ws]") {
+    ws_stack stack(1000, 20, std::chrono::milliseconds(100), [](ws_endpoint_options& o) {
+        o.session.peer_timeout = std::chrono::milliseconds(400);
+    });
+    raw_ws c(stack.port, stack.key());
+    REQUIRE(test::eventually([&] { return stack.endpoint->connections() == 1; }));
+    // Pings and unsolicited pongs keep arriving; none answers the server's ping, which this
+    // client never reads.
+    CHECK(test::eventually([&] {
+        c.send(net::ws_frame::opcode::ping, "are you there");
+        c.send(net::ws_frame::opcode::pong, "keepalive");
+        return stack.endpoint->connections() == 0;
+    }));
+}
+
+TEST_CASE("ws keys: a connection whose key is revoked or expires is closed with 1008",
+          "[contract][ws]") {
+    ws_stack stack;
+    auto const s = book_sub();
+    SECTION("revoked through the store (what the settings page, the JSON API and the admin "
+            "command line all do)") {
+        auth::new_key_params p;
+        p.name = "ws";
+        auto const created = stack.accounts->create_key(stack.account, p).value();
+        ws_client c(stack.url(), stack.with_key(created.key));
+        subscribe(c, s, 1);
+        REQUIRE(stack.accounts->revoke_key(stack.account, created.info.id));
+        auto end = c.wait_closed();
+        REQUIRE(end);
+        CHECK(end->code == 1008);
+        CHECK(end->reason == "API key has been revoked");
+    }
+    SECTION("expired on the injected clock") {
+        ws_client c(stack.url(),
+                    stack.with_key(stack.key(auth::key_env::live, std::chrono::seconds(60))));
+        subscribe(c, s, 1);
+        stack.clock.advance(std::chrono::seconds(61));
+        auto end = c.wait_closed();
+        REQUIRE(end);
+        CHECK(end->code == 1008);
+        CHECK(end->reason == "API key has expired");
+    }
+    SECTION("a subscribe after the revocation is not served: the connection closes") {
+        ws_stack quiet(1000, 20, std::chrono::milliseconds(100), [](ws_endpoint_options& o) {
+            o.key_recheck = std::chrono::milliseconds(0); // only the per-frame check
+        });
+        auth::new_key_params p;
+        p.name = "ws";
+        auto const created = quiet.accounts->create_key(quiet.account, p).value();
+        ws_client c(quiet.url(), quiet.with_key(created.key));
+        subscribe(c, s, 1);
+        REQUIRE(quiet.accounts->revoke_key(quiet.account, created.info.id));
+        c.send(subscribe_text(book_sub("ETH"), 2));
+        auto end = c.wait_closed();
+        REQUIRE(end);
+        CHECK(end->code == 1008);
+        CHECK(quiet.source->opens == 1);
+    }
+}
+
+TEST_CASE("ws user streams: an account holds at most 2 user-stream slots, STREAM_CAPACITY past "
+          "them, other accounts unaffected",
+          "[contract][ws]") {
+    ws_stack stack;
+    auto user = [](stream::channel ch, int n) {
+        stream::subscription s;
+        s.channel = ch;
+        s.provider = "alpha";
+        s.address = "0x00000000000000000000000000000000000000" + std::to_string(10 + n);
+        return s;
+    };
+    auto const fills = stream::channel::fills;
+    auto const orders = stream::channel::orders;
+    ws_client a(stack.url(), stack.with_key(stack.key()));
+    subscribe(a, user(fills, 1), 1);
+    subscribe(a, user(orders, 1), 2); // the same address: the same slot
+    subscribe(a, user(fills, 2), 3);
+    a.send(subscribe_text(user(fills, 3), 4));
+    auto e = a.next_type("error");
+    REQUIRE(e);
+    CHECK(e->at("id") == 4);
+    CHECK(error_code_of(*e) == "STREAM_CAPACITY");
+    CHECK(e->at("error").at("details").at("limit") == 2);
+    CHECK(std::string(e->at("error").at("message").as_string()).find("at most 2") !=
+          std::string::npos);
+
+    // Another connection of the same account draws on the same slots.
+    ws_client a2(stack.url(), stack.with_key(stack.key()));
+    a2.send(subscribe_text(user(orders, 3), 1));
+    auto e2 = a2.next_type("error");
+    REQUIRE(e2);
+    CHECK(error_code_of(*e2) == "STREAM_CAPACITY");
+    subscribe(a2, user(orders, 2), 2); // an address the account holds already
+
+    // Another account is not affected.
+    auto const other = stack.accounts->sign_up("other@example.com", "correct horse battery");
+    REQUIRE(other);
+    auth::new_key_params p;
+    p.name = "b";
+    ws_client b(stack.url(), stack.with_key(stack.accounts->create_key(other->id, p).value().key));
+    subscribe(b, user(orders, 3), 1);
+    subscribe(b, user(fills, 4), 2);
+
+    // A slot given back is free for the account's next address.
+    a.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, user(fills, 2), 5));
+    REQUIRE(a.next_type("unsubscribed"));
+    a2.send(
+        stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, user(orders, 2), 3));
+    REQUIRE(a2.next_type("unsubscribed"));
+    subscribe(a, user(fills, 3), 6);
+}
+
+TEST_CASE("ws hub: subscribe/unsubscribe churn reuses one lingering upstream subscription",
+          "[contract][ws]") {
+    ws_stack stack(1000, 1000);
+    ws_client c(stack.url(), stack.with_key(stack.key()));
+    auto const s = book_sub();
+    for (int i = 0; i < 50; ++i) {
+        subscribe(c, s, 2 * i);
+        c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, s, 2 * i + 1));
+        REQUIRE(c.next_type("unsubscribed"));
+    }
+    CHECK(stack.source->opens == 1);
+    CHECK(stack.source->releases == 0);
+
+    // 29 s after the last unsubscribe it still lingers; at 30 s it is released upstream.
+    stack.clock.advance(std::chrono::seconds(29));
+    stack.hub->sweep();
+    CHECK(stack.source->releases == 0);
+    stack.clock.advance(std::chrono::seconds(1));
+    stack.hub->sweep();
+    CHECK(test::eventually([&] { return stack.source->releases == 1; }));
+    CHECK(stack.hub->stats().topics == 0);
+
+    // User channels are released at once (their upstream slots are few).
+    stream::subscription f;
+    f.channel = stream::channel::fills;
+    f.provider = "alpha";
+    f.address = "0x0000000000000000000000000000000000000011";
+    subscribe(c, f, 500);
+    c.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, f, 501));
+    REQUIRE(c.next_type("unsubscribed"));
+    CHECK(test::eventually([&] { return stack.source->releases == 2; }));
 }

@@ -206,6 +206,22 @@ TEST_CASE("link backoff: full jitter under an exponential ceiling capped at the 
     CHECK(seen.size() > 100); // jittered, not a fixed schedule
 }
 
+TEST_CASE("connect pacer: at most 30 connections a minute, the rest booked in order",
+          "[unit][stream]") {
+    streams::connect_pacer pacer(30, std::chrono::minutes(1));
+    auto const t0 = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+    for (int i = 0; i < 30; ++i)
+        REQUIRE(pacer.reserve(t0) == std::chrono::steady_clock::duration::zero());
+    // The 31st and 32nd wait until the first ones are a minute old.
+    CHECK(pacer.reserve(t0 + 10s) == 50s);
+    CHECK(pacer.reserve(t0 + 10s) == 50s);
+    // A minute on, the 33rd finds room at once; 28 more fill the minute's 30 ...
+    for (int i = 0; i < 28; ++i)
+        REQUIRE(pacer.reserve(t0 + 60s) == std::chrono::steady_clock::duration::zero());
+    // ... and the next waits for a minute after the 31st.
+    CHECK(pacer.reserve(t0 + 61s) == 59s);
+}
+
 TEST_CASE("upstream link: subscribe, data, drop -> reconnecting, resubscribe, restored, "
           "silence -> stale, release -> unsubscribe and close",
           "[unit][stream]") {

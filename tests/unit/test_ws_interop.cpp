@@ -235,8 +235,12 @@ TEST_CASE("ws interop: a handshake without version 13 or a key is refused", "[un
     auto const old = ask("8", "dGhlIHNhbXBsZSBub25jZQ==");
     CHECK(old.result() == http::status::upgrade_required);
     CHECK(old[http::field::sec_websocket_version] == "13");
+    CHECK(old.body().find(R"("code":"UPGRADE_REQUIRED")") != std::string::npos);
     CHECK(ask("13", "").result() == http::status::bad_request);
-    CHECK(ask("13", "short").result() == http::status::bad_request);
+    auto const bad_key = ask("13", "short");
+    CHECK(bad_key.result() == http::status::bad_request);
+    CHECK(bad_key[http::field::content_type] == "application/json");
+    CHECK(bad_key.body().find(R"("field":"Sec-WebSocket-Key")") != std::string::npos);
 }
 
 TEST_CASE("ws interop: the client end talks to Beast's server", "[unit][ws]") {

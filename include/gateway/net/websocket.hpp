@@ -9,11 +9,12 @@
  * (`std::shared_ptr<std::string const>`) let a fan-out serialise a message once for every
  * subscriber. What a hostile or slow peer can cost is bounded:
  * - a frame (message) over `max_message` bytes closes the session with 1009 (message too big);
- * - more than `max_queued` frames waiting to be written closes it with 1013 (try again later),
- *   dropping what is queued: a client that cannot keep up is cut off, never buffered without
- *   bound;
- * - the session pings a quiet peer at half `peer_timeout` and closes it when nothing at all
- *   arrived for `peer_timeout` (a dead peer).
+ * - more than `max_queued` frames, or more than `max_queued_bytes` of them, waiting to be
+ *   written closes it with 1013 (try again later), dropping what is queued: a client that cannot
+ *   keep up is cut off, never buffered without bound; a peer's control pings are answered with
+ *   one pong for the latest (RFC 6455 §5.5.3), so they cannot pile up either;
+ * - the session pings the peer every half `peer_timeout` and closes it when none of its pings
+ *   was answered for `peer_timeout` (a dead peer, or one that sends but never reads).
  *
  * Only text frames are read; binary frames are handed over as they come (callers reject what
  * they cannot parse).
@@ -52,8 +53,10 @@ inline constexpr std::uint16_t try_again_later = 1013;
 struct ws_options {
     std::size_t max_message = std::size_t{64} * 1024; ///< larger incoming messages: close 1009
     std::size_t max_queued = 1000; ///< more frames waiting to be written: close 1013
-    /// Silence from the peer after which it is taken for dead and closed; a ping goes out at
-    /// half of it. Zero: no pings, no idle close.
+    /// More payload bytes waiting to be written (the frame in flight included): close 1013.
+    std::size_t max_queued_bytes = std::size_t{4} * 1024 * 1024;
+    /// How long the peer may leave our pings unanswered before it is taken for dead and
+    /// closed; a ping goes out every half of it. Zero: no pings, no idle close.
     std::chrono::milliseconds peer_timeout{30000};
     std::chrono::milliseconds handshake_timeout{10000}; ///< opening and closing handshakes
 };
@@ -83,6 +86,8 @@ public:
 
     /// Frames waiting to be written (approximate when read from another thread).
     std::size_t queued() const noexcept;
+    /// Their payload bytes (approximate when read from another thread).
+    std::size_t queued_bytes() const noexcept;
     /// False once the session is closing or closed.
     bool is_open() const noexcept;
 

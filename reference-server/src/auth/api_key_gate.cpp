@@ -85,6 +85,23 @@ api_key_gate::account_of(std::optional<std::string_view> api_key) const {
     return std::nullopt;
 }
 
+std::optional<api_error> api_key_gate::recheck(std::string_view key) const {
+    auth::key_check check;
+    try {
+        check = accounts_.check_key(key);
+    } catch (std::exception const& ex) {
+        // The store failed: the key keeps its standing (REST would answer 500, not 401).
+        log::error(std::string("msg=\"key recheck failed\" what=\"") + ex.what() + "\"");
+        return std::nullopt;
+    }
+    using verdict_t = auth::key_check::verdict;
+    if (check.outcome == verdict_t::expired)
+        return make_error(errc::invalid_api_key, "API key has expired");
+    if (check.outcome != verdict_t::ok || !check.key)
+        return make_error(errc::invalid_api_key, "API key has been revoked");
+    return std::nullopt;
+}
+
 gate_verdict api_key_gate::check(request_head const& head) const {
     gate_verdict verdict;
     if (needs_key(head.path)) {

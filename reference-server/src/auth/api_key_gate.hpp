@@ -83,6 +83,10 @@ public:
      * charges its upstream calls to that account's share. No rate-limit token is taken.
      */
     std::optional<std::int64_t> account_of(std::optional<std::string_view> api_key) const;
+    /// Checks again a key `check` accepted (a WebSocket's, while it is open): 401
+    /// INVALID_API_KEY once it is revoked, expired or unknown; no rate-limit token is taken.
+    /// From memory, like `check`: safe on an I/O thread.
+    std::optional<api_error> recheck(std::string_view key) const;
 
     /// Whether `path` is under a testnet prefix (`/v1/testnet/`, `/ws/v1/testnet/`).
     static bool testnet_path(std::string_view path);

@@ -88,6 +88,8 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
     std::optional<boost::json::value> pending_book;
     std::uint64_t seq = 0;
     bool due = false; ///< on the hub's list of topics to flush
+    /// Since when the topic has had no member (it lingers); empty while it has some.
+    std::optional<std::chrono::steady_clock::time_point> idle_since;
 
     using time_point = std::chrono::steady_clock::time_point;
 
@@ -173,12 +175,16 @@ struct stream_hub::topic : std::enable_shared_from_this<topic> {
     }
 };
 
-stream_hub::stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval)
+stream_hub::stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval,
+                       util::clock const& time, std::chrono::milliseconds linger)
     : ex_(std::move(ex))
     , book_interval_(std::chrono::duration_cast<std::chrono::steady_clock::duration>(book_interval))
     , strand_(boost::asio::make_strand(ex_))
     , tick_(strand_)
-    , alive_(std::make_shared<bool>(true)) {}
+    , alive_(std::make_shared<bool>(true))
+    , time_(time)
+    , linger_(linger)
+    , sweep_timer_(strand_) {}
 
 stream_hub::~stream_hub() {
     stop();
@@ -194,6 +200,29 @@ stream_hub::~stream_hub() {
 }
 
 void stream_hub::stop() {
+    // Nothing lingers any more: what lingers now is released (its upstream links may then
+    // close), and a topic whose last member leaves from now on is released at once.
+    std::vector<std::shared_ptr<void>> released;
+    {
+        std::lock_guard lock(m_);
+        sweep_stopped_ = true;
+        for (auto it = topics_.begin(); it != topics_.end();) {
+            auto const keep = it->second;
+            std::lock_guard tlock(keep->m);
+            if (keep->members.empty() && keep->idle_since) {
+                released.push_back(std::move(keep->upstream));
+                it = topics_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    if (!released.empty()) // on the hub's executor, like every release
+        boost::asio::post(ex_, [released = std::move(released)]() mutable { released.clear(); });
+    boost::asio::post(strand_, [this, alive = std::weak_ptr<bool>(alive_)] {
+        if (!alive.expired())
+            sweep_timer_.cancel();
+    });
     std::lock_guard lock(tick_m_);
     stopped_ = true;
     due_.clear();
@@ -296,6 +325,7 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
         std::lock_guard lock(t->m);
         id = t->next_member++;
         t->members.emplace_back(id, client);
+        t->idle_since.reset(); // a lingering topic is taken over as it is
         snapshot = t->snapshot;
         status = t->last_status;
     }
@@ -345,6 +375,13 @@ void stream_hub::release(std::string const& key, topic const* which) {
             std::lock_guard tlock(it->second->m);
             if (!it->second->members.empty())
                 return; // someone joined in between
+            auto const ch = it->second->sub.channel;
+            if (linger_.count() > 0 && !sweep_stopped_ && ch != stream::channel::orders &&
+                ch != stream::channel::fills) {
+                it->second->idle_since = time_.steady_now(); // lingers; `sweep` releases it
+                arm_sweep();
+                return;
+            }
         }
         t = std::move(it->second);
         topics_.erase(it);
@@ -356,6 +393,58 @@ void stream_hub::release(std::string const& key, topic const* which) {
     }
     // Released on the hub's executor, never inside a provider's callback or a client's strand.
     boost::asio::post(ex_, [upstream = std::move(upstream)]() mutable { upstream.reset(); });
+}
+
+void stream_hub::arm_sweep() {
+    if (sweep_armed_ || sweep_stopped_)
+        return;
+    sweep_armed_ = true;
+    boost::asio::post(strand_, [this, alive = std::weak_ptr<bool>(alive_)] {
+        if (alive.expired())
+            return;
+        sweep_timer_.expires_after(
+            std::min<std::chrono::steady_clock::duration>(linger_, std::chrono::seconds(1)));
+        sweep_timer_.async_wait([this, alive](boost::system::error_code ec) {
+            if (ec || alive.expired())
+                return;
+            {
+                std::lock_guard lock(m_);
+                sweep_armed_ = false;
+            }
+            sweep();
+        });
+    });
+}
+
+void stream_hub::sweep() {
+    std::vector<std::shared_ptr<void>> released;
+    {
+        std::lock_guard lock(m_);
+        auto const now = time_.steady_now();
+        bool lingering = false;
+        for (auto it = topics_.begin(); it != topics_.end();) {
+            auto const keep = it->second; // outlives the lock on its mutex
+            std::lock_guard tlock(keep->m);
+            auto& t = *keep;
+            if (!t.members.empty() || !t.idle_since) {
+                ++it;
+                continue;
+            }
+            if (now - *t.idle_since < linger_) {
+                lingering = true;
+                ++it;
+                continue;
+            }
+            released.push_back(std::move(t.upstream));
+            it = topics_.erase(it);
+        }
+        if (lingering)
+            arm_sweep();
+    }
+    if (released.empty())
+        return;
+    // Released on the hub's executor, never inside a provider's callback or a client's strand.
+    boost::asio::post(ex_, [released = std::move(released)]() mutable { released.clear(); });
 }
 
 hub_stats stream_hub::stats() const {

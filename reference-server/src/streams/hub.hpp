@@ -15,11 +15,17 @@
  * waits for the end of that interval. Ticks are shared between topics: topics flushed together
  * come due together, so under a steady stream a client subscribed to several books gets all of
  * a tick's frames in one write. Books carry the topic's `seq`, which grows by one per frame.
+ *
+ * A topic whose last member left lingers `linger` (30 s; measured on the injected clock, swept
+ * about once a second) before it is released upstream; a client joining meanwhile takes it over
+ * with no upstream traffic, so client churn never reaches the upstream. User channels (`orders`,
+ * `fills`) are released at once: their upstream slots are few (CONTRACT §8).
  */
 #include "providers/provider.hpp"
 
 #include <gateway/net/websocket.hpp>
 #include <gateway/stream/protocol.hpp>
+#include <gateway/util/clock.hpp>
 
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -41,7 +47,9 @@ struct hub_stats {
 
 class stream_hub {
 public:
-    stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval);
+    stream_hub(boost::asio::any_io_executor ex, std::chrono::milliseconds book_interval,
+               util::clock const& time = util::default_clock(),
+               std::chrono::milliseconds linger = std::chrono::seconds(30));
     ~stream_hub();
     stream_hub(stream_hub const&) = delete;
     stream_hub& operator=(stream_hub const&) = delete;
@@ -55,6 +63,9 @@ public:
                                std::shared_ptr<net::ws_session> const& client);
 
     hub_stats stats() const;
+
+    /// Releases now the lingering topics whose time is up (also done about once a second).
+    void sweep();
 
     /// No more ticks: the pending timer is cancelled, so the I/O threads can run out of work.
     /// Frames held for their slot are dropped (the connections are closing anyway).
@@ -71,6 +82,7 @@ private:
     void schedule(std::shared_ptr<topic> const& t, time_point when);
     void arm(time_point when); ///< with tick_m_ held
     void tick();
+    void arm_sweep(); ///< with m_ held
 
     boost::asio::any_io_executor ex_;
     std::chrono::steady_clock::duration book_interval_;
@@ -84,6 +96,11 @@ private:
     time_point tick_at_ = time_point::max(); ///< when the timer fires, max when it is idle
     boost::asio::steady_timer tick_;
     std::shared_ptr<bool> alive_;
+    util::clock const& time_;
+    std::chrono::steady_clock::duration linger_;
+    boost::asio::steady_timer sweep_timer_; ///< on strand_; armed while a topic lingers
+    bool sweep_armed_ = false;              ///< guarded by m_
+    bool sweep_stopped_ = false;            ///< guarded by m_
 };
 
 } // namespace gateway::server

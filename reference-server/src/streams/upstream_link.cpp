@@ -27,6 +27,19 @@ using stream::stream_status;
 // ---------------------------------------------------------------------------------------------
 // backoff
 
+std::chrono::steady_clock::duration connect_pacer::reserve(time_point now) {
+    std::lock_guard lock(m_);
+    auto at = now;
+    if (per_window_ > 0 && booked_.size() >= per_window_)
+        at = std::max(at, booked_[booked_.size() - per_window_] + window_);
+    if (!booked_.empty())
+        at = std::max(at, booked_.back());
+    booked_.push_back(at);
+    while (booked_.size() > per_window_)
+        booked_.pop_front();
+    return at - now;
+}
+
 std::chrono::milliseconds backoff::ceiling(unsigned attempt) const noexcept {
     auto const cap = std::max(max, initial);
     auto d = initial;
@@ -222,6 +235,19 @@ asio::awaitable<void> upstream_link::run_loop() {
     unsigned attempt = 0;
     auto const self = shared_from_this();
     while (!stopped_ && !topics_.empty()) {
+        if (options_.pacer) {
+            // The upstream's pace of new connections (all its links together).
+            // A wait cut short (a reconnect asked for) still waits for its booked time.
+            auto const asked = steady::now();
+            auto const until = asked + options_.pacer->reserve(asked);
+            while (!stopped_ && !topics_.empty() && steady::now() < until) {
+                retry_timer_.expires_at(until);
+                boost::system::error_code ec;
+                co_await retry_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            }
+            if (stopped_ || topics_.empty())
+                break;
+        }
         std::vector<std::string> const keys = order_;
         auto target = co_await protocol_->connect_url(keys);
         std::shared_ptr<net::ws_session> s;

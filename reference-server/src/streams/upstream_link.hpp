@@ -71,6 +71,29 @@ struct backoff {
     std::chrono::milliseconds delay(unsigned attempt, std::mt19937_64& rng) const;
 };
 
+/**
+ * New connections to one upstream kept to its limit (CONTRACT §8; alpha: 30 a minute): at most
+ * `per_window` connection attempts in any `window`. Shared by every link of the upstream (a
+ * reconnect counts as well). Thread-safe; time is passed in, so tests drive it.
+ */
+class connect_pacer {
+public:
+    using time_point = std::chrono::steady_clock::time_point;
+    connect_pacer(std::size_t per_window, std::chrono::steady_clock::duration window)
+        : per_window_(per_window)
+        , window_(window) {}
+
+    /// Books an attempt at the earliest time at or after `now` that keeps to the limit; returns
+    /// how long from `now` that is (zero: at once).
+    std::chrono::steady_clock::duration reserve(time_point now);
+
+private:
+    std::mutex m_;
+    std::size_t per_window_;
+    std::chrono::steady_clock::duration window_;
+    std::deque<time_point> booked_; ///< the last `per_window_` attempts, in order
+};
+
 /// What a provider makes of one incoming text frame.
 struct inbound {
     enum class kind {
@@ -120,6 +143,8 @@ struct link_options {
     std::size_t max_control_per_second = 0;
     backoff retry;
     net::ws_connect_options connect;
+    /// The upstream's pace of new connections, shared by its links; null: unpaced.
+    std::shared_ptr<connect_pacer> pacer;
 };
 
 /// A listener of one topic: data in arrival order, statuses as they happen.

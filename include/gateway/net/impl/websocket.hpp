@@ -148,11 +148,15 @@ struct ws_session::impl {
     bool writer_idle = true;
     bool refusing = false; ///< closing or ended: frames are dropped
     // Strand-only:
-    std::string control; ///< framed pongs and pings, written before any data
+    std::string control; ///< framed keepalive pings, written before any data
+    // The pong owed to the peer's latest ping (RFC 6455 §5.5.3 lets a pong answer only the most
+    // recent ping): a peer that pings without reading costs one pong, not one per ping.
+    std::string pong_payload;
+    bool pong_due = false;
     std::optional<std::pair<std::uint16_t, std::string>> pending_close;
     bool close_sent = false;  ///< the close frame is written (or being written)
     bool peer_closed = false; ///< the peer's close frame arrived
-    bool timed_out = false;   ///< the peer was silent past peer_timeout
+    bool timed_out = false;   ///< the peer left a ping unanswered past peer_timeout
     bool ended = false;
     bool writing = false;         ///< a write is in flight
     bool writer_finished = false; ///< the close frame is out, or a write failed: no more writes
@@ -163,7 +167,10 @@ struct ws_session::impl {
     std::string heads;
     std::vector<std::shared_ptr<std::string const>> held;
     std::vector<boost::asio::const_buffer> gather;
-    std::chrono::steady_clock::time_point last_rx = std::chrono::steady_clock::now();
+    // The peer is alive while it answers our pings: only a pong echoing the outstanding ping's
+    // payload counts, so a peer that sends (pings, pongs, messages) but never reads is dead.
+    std::chrono::steady_clock::time_point last_alive = std::chrono::steady_clock::now();
+    std::string ping_payload;        ///< the outstanding keepalive ping's payload; empty: none
     std::vector<unsigned char> rbuf; ///< received bytes [rbeg, rend) not yet read as frames
     std::size_t rbeg = 0;
     std::size_t rend = 0;
@@ -172,6 +179,7 @@ struct ws_session::impl {
     std::shared_ptr<void> lease;
     // Any thread:
     std::atomic<std::size_t> queued{0};
+    std::atomic<std::size_t> queued_bytes{0}; ///< payload bytes of the `queued` frames
     std::atomic<bool> open{true};
 
     void shut_transport() {
@@ -206,7 +214,11 @@ struct ws_session::impl {
     void refuse_frames() {
         std::lock_guard lock(qm);
         refusing = true;
+        std::size_t bytes = 0;
+        for (auto const& f : queue)
+            bytes += f->size();
         queued.fetch_sub(queue.size(), std::memory_order_relaxed);
+        queued_bytes.fetch_sub(bytes, std::memory_order_relaxed);
         queue.clear();
     }
 
@@ -233,7 +245,12 @@ struct ws_session::impl {
             return;
         wbuf.clear();
         wbuf.swap(control);
+        if (pong_due) {
+            frame(wbuf, wf::opcode::pong, pong_payload);
+            pong_due = false;
+        }
         std::size_t frames = 0;
+        std::size_t frame_bytes = 0;
         bool closing = false;
         if (pending_close && !close_sent) {
             frame(wbuf, wf::opcode::close,
@@ -256,6 +273,7 @@ struct ws_session::impl {
                     gather.emplace_back(wbuf.data(), wbuf.size());
                 for (; frames < n; ++frames) {
                     auto& f = queue.front();
+                    frame_bytes += f->size();
                     std::size_t const at = heads.size();
                     wf::append_header(heads, wf::opcode::text, f->size());
                     gather.emplace_back(heads.data() + at, heads.size() - at);
@@ -267,6 +285,7 @@ struct ws_session::impl {
                 wbuf.reserve(bytes);
                 for (; frames < n; ++frames) {
                     frame(wbuf, wf::opcode::text, *queue.front());
+                    frame_bytes += queue.front()->size();
                     queue.pop_front();
                 }
             }
@@ -276,10 +295,11 @@ struct ws_session::impl {
         if (wbuf.empty() && frames == 0)
             return;
         writing = true;
-        auto write_done = [this, frames, closing, owner](boost::system::error_code ec,
-                                                         std::size_t) {
+        auto write_done = [this, frames, frame_bytes, closing, owner](boost::system::error_code ec,
+                                                                      std::size_t) {
             writing = false;
             queued.fetch_sub(frames, std::memory_order_relaxed);
+            queued_bytes.fetch_sub(frame_bytes, std::memory_order_relaxed);
             std::string().swap(wbuf); // an idle session holds no write buffer
             held.clear();             // the frames' payloads go back to their owners
             heads.clear();
@@ -325,6 +345,10 @@ GATEWAY_IO_DECL std::size_t ws_session::queued() const noexcept {
     return impl_->queued.load(std::memory_order_relaxed);
 }
 
+GATEWAY_IO_DECL std::size_t ws_session::queued_bytes() const noexcept {
+    return impl_->queued_bytes.load(std::memory_order_relaxed);
+}
+
 GATEWAY_IO_DECL bool ws_session::is_open() const noexcept {
     return impl_->open.load(std::memory_order_relaxed);
 }
@@ -340,18 +364,26 @@ GATEWAY_IO_DECL void ws_session::send(std::string frame) {
 GATEWAY_IO_DECL void ws_session::send(std::shared_ptr<std::string const> frame) {
     if (!is_open())
         return;
-    if (impl_->queued.fetch_add(1, std::memory_order_relaxed) >= impl_->opts.max_queued) {
-        impl_->queued.fetch_sub(1, std::memory_order_relaxed);
+    auto& i = *impl_;
+    std::size_t const size = frame->size();
+    auto const frames = i.queued.fetch_add(1, std::memory_order_relaxed) + 1;
+    auto const bytes = i.queued_bytes.fetch_add(size, std::memory_order_relaxed) + size;
+    if (frames > i.opts.max_queued || bytes > i.opts.max_queued_bytes) {
+        i.queued.fetch_sub(1, std::memory_order_relaxed);
+        i.queued_bytes.fetch_sub(size, std::memory_order_relaxed);
         close(ws_code::try_again_later,
-              "too slow: more than " + std::to_string(impl_->opts.max_queued) + " frames queued");
+              frames > i.opts.max_queued
+                  ? "too slow: more than " + std::to_string(i.opts.max_queued) + " frames queued"
+                  : "too slow: more than " + std::to_string(i.opts.max_queued_bytes) +
+                        " bytes queued");
         return;
     }
-    auto& i = *impl_;
     bool start = false;
     {
         std::lock_guard lock(i.qm);
         if (i.refusing) {
             i.queued.fetch_sub(1, std::memory_order_relaxed);
+            i.queued_bytes.fetch_sub(size, std::memory_order_relaxed);
             return;
         }
         i.queue.push_back(std::move(frame));
@@ -407,11 +439,12 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
     using ws_detail::use_tuple;
     auto self = shared_from_this();
     auto& i = *impl_;
-    i.last_rx = std::chrono::steady_clock::now();
+    i.last_alive = std::chrono::steady_clock::now();
 
     i.kick(self); // frames sent before run() was called
 
-    // Pings a quiet peer at half peer_timeout; a peer silent for all of it is taken for dead.
+    // Pings the peer every half peer_timeout; a peer that answered none of them for all of it
+    // is taken for dead (whatever else it sends: one that never reads never answers).
     if (i.opts.peer_timeout.count() > 0) {
         asio::co_spawn(
             i.ex,
@@ -423,14 +456,18 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                     co_await k.keepalive.async_wait(use_tuple);
                     if (k.ended || k.close_sent)
                         break;
-                    auto const idle = std::chrono::steady_clock::now() - k.last_rx;
+                    auto const idle = std::chrono::steady_clock::now() - k.last_alive;
                     if (idle >= k.opts.peer_timeout) {
                         k.timed_out = true;
                         k.shut_transport();
                         break;
                     }
-                    if (idle >= half && !k.pending_close) {
-                        k.frame(k.control, wf::opcode::ping, {});
+                    if (idle >= half && k.ping_payload.empty() && !k.pending_close) {
+                        // Unpredictable: a peer that does not read cannot answer it blind.
+                        std::array<unsigned char, 8> nonce{};
+                        ws_detail::random_bytes(nonce.data(), nonce.size());
+                        k.ping_payload = ws_detail::base64(nonce.data(), nonce.size());
+                        k.frame(k.control, wf::opcode::ping, k.ping_payload);
                         k.kick(self);
                     }
                 }
@@ -478,7 +515,7 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                     end.reason = i.pending_close->second;
                 } else {
                     end.reason = i.timed_out
-                                     ? "no frame from the peer for " +
+                                     ? "no answer to a ping from the peer for " +
                                            std::to_string(i.opts.peer_timeout.count()) + " ms"
                                      : ec.message();
                     end.by_peer = true;
@@ -486,7 +523,6 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
                 done = true;
                 break;
             }
-            i.last_rx = std::chrono::steady_clock::now();
             i.rend += n;
             break;
         }
@@ -497,11 +533,16 @@ GATEWAY_IO_DECL boost::asio::awaitable<ws_end> ws_session::serve(message_handler
             break;
         case wf::event::kind::ping:
             if (!i.pending_close) {
-                i.frame(i.control, wf::opcode::pong, ev.payload);
+                i.pong_payload.assign(ev.payload);
+                i.pong_due = true;
                 i.kick(self);
             }
             break;
         case wf::event::kind::pong:
+            if (!i.ping_payload.empty() && ev.payload == i.ping_payload) {
+                i.ping_payload.clear();
+                i.last_alive = std::chrono::steady_clock::now();
+            }
             break;
         case wf::event::kind::close:
             // The peer's close: the answer to ours, or its own, which is echoed.
@@ -574,9 +615,13 @@ ws_upgrade::accept(ws_options const& options) {
                                               req_.version()};
         if (!version_ok)
             res.set(http::field::sec_websocket_version, "13");
-        res.set(http::field::content_type, "text/plain");
-        res.body() = version_ok ? "Sec-WebSocket-Key is missing or malformed.\n"
-                                : "Only WebSocket version 13 is spoken here.\n";
+        // The contract's error body (CONTRACT §2, §8), as the gateway's own hook answers.
+        res.set(http::field::content_type, "application/json");
+        res.body() =
+            version_ok ? R"({"error":{"code":"VALIDATION_ERROR","message":"Sec-WebSocket-Key is )"
+                         R"(missing or malformed.","details":{"field":"Sec-WebSocket-Key"}}})"
+                       : R"({"error":{"code":"UPGRADE_REQUIRED","message":"Sec-WebSocket-Version )"
+                         R"(must be 13, the only WebSocket version spoken here."}})";
         res.keep_alive(false);
         res.prepare_payload();
         co_await http::async_write(socket, res, use_tuple);

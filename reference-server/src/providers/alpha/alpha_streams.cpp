@@ -539,7 +539,7 @@ public:
             auto const user = util::to_lower(s.address);
             std::lock_guard lock(m_);
             if (!users_.count(user) && users_.size() >= options_.max_users)
-                co_return make_error(errc::validation_error,
+                co_return make_error(errc::stream_capacity,
                                      "The " + options_.name + " upstream streams at most " +
                                          std::to_string(options_.max_users) +
                                          " distinct addresses' orders and fills at a time; "
@@ -637,6 +637,7 @@ private:
             lo.pong_timeout = options_.pong_timeout;
             lo.retry = options_.retry;
             lo.connect.session.peer_timeout = std::chrono::seconds(60);
+            lo.pacer = pacer_;
             return slot{streams::upstream_link::create(ex_, proto, lo), proto};
         };
         slot* chosen = &streams::pick_link(
@@ -678,6 +679,9 @@ private:
     std::mutex m_;
     std::vector<slot> slots_;
     std::map<std::string, std::size_t> users_;
+    /// alpha takes at most 30 new connections a minute (per IP).
+    std::shared_ptr<streams::connect_pacer> pacer_ =
+        std::make_shared<streams::connect_pacer>(30, std::chrono::minutes(1));
 };
 
 } // namespace

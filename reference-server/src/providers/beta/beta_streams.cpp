@@ -952,6 +952,7 @@ private:
         lo.retry = options_.retry;
         lo.max_control_per_second = options_.max_control_per_second;
         lo.connect.session.peer_timeout = std::chrono::seconds(60);
+        lo.pacer = pacer_;
         return lo;
     }
 
@@ -997,6 +998,9 @@ private:
     std::mutex m_;
     std::vector<std::shared_ptr<streams::upstream_link>> market_;
     std::map<std::string, std::weak_ptr<user_slot>> users_;
+    /// beta documents no connection rate: alpha's 30 a minute, conservatively.
+    std::shared_ptr<streams::connect_pacer> pacer_ =
+        std::make_shared<streams::connect_pacer>(30, std::chrono::minutes(1));
 };
 
 } // namespace stream_impl
