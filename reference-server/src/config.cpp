@@ -40,13 +40,21 @@ std::optional<std::string> set_budget(std::uint32_t& out, std::string const& v) 
     return std::nullopt;
 }
 
-/// A positive number of at most 1e6 (sign-up rates and bursts).
-std::optional<std::string> set_positive(double& out, std::string const& v) {
+/// `v` read whole as a decimal number; nullopt when it is empty or has anything after one.
+std::optional<double> number_of(std::string const& v) {
     char* end = nullptr;
     double const n = std::strtod(v.c_str(), &end);
-    if (v.empty() || *end != '\0' || !(n > 0) || n > 1e6)
+    if (v.empty() || *end != '\0')
+        return std::nullopt;
+    return n;
+}
+
+/// A positive number of at most 1e6 (rates and bursts).
+std::optional<std::string> set_positive(double& out, std::string const& v) {
+    auto const n = number_of(v);
+    if (!n || !(*n > 0) || *n > 1e6)
         return "must be a positive number";
-    out = n;
+    out = *n;
     return std::nullopt;
 }
 
@@ -239,22 +247,16 @@ std::vector<setting> const& settings() {
              }},
             {"key-rate", "GATEWAY_KEY_RATE", "rateLimit.perKeyPerSecond",
              "default per-key rate limit (requests per second)",
-             [](server_config& c, std::string const& v) -> std::optional<std::string> {
-                 char* end = nullptr;
-                 double const r = std::strtod(v.c_str(), &end);
-                 if (v.empty() || *end != '\0' || !(r > 0) || r > 1e6)
-                     return "must be a positive number";
-                 c.key_rate_per_second = r;
-                 return std::nullopt;
+             [](server_config& c, std::string const& v) {
+                 return set_positive(c.key_rate_per_second, v);
              }},
             {"key-burst", "GATEWAY_KEY_BURST", "rateLimit.perKeyBurst",
              "default per-key burst (bucket size)",
              [](server_config& c, std::string const& v) -> std::optional<std::string> {
-                 char* end = nullptr;
-                 double const b = std::strtod(v.c_str(), &end);
-                 if (v.empty() || *end != '\0' || !(b >= 1) || b > 1e6)
+                 auto const b = number_of(v);
+                 if (!b || !(*b >= 1) || *b > 1e6)
                      return "must be a number >= 1";
-                 c.key_burst = b;
+                 c.key_burst = *b;
                  return std::nullopt;
              }},
             {"budget-share", "GATEWAY_BUDGET_SHARE", "rateLimit.budgetSharePercent",
@@ -264,12 +266,10 @@ std::vector<setting> const& settings() {
                  std::string_view text = v;
                  if (text.ends_with('%'))
                      text.remove_suffix(1);
-                 std::string const number(text);
-                 char* end = nullptr;
-                 double const p = std::strtod(number.c_str(), &end);
-                 if (number.empty() || *end != '\0' || !(p > 0) || p > 100)
+                 auto const p = number_of(std::string(text));
+                 if (!p || !(*p > 0) || *p > 100)
                      return "must be a percentage above 0 and at most 100";
-                 c.budget_share_percent = p;
+                 c.budget_share_percent = *p;
                  return std::nullopt;
              }},
             {"max-keys-per-account", "GATEWAY_MAX_KEYS_PER_ACCOUNT", "accounts.maxKeys",

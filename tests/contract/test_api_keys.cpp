@@ -369,6 +369,15 @@ TEST_CASE("the per-key limit's 429 says details.scope \"key\"", "[contract][auth
     CHECK(std::stoi(std::string(limited.message["Retry-After"])) >= 1);
 }
 
+/// A key of a second account (bob's), beside the test gateway's own account.
+static std::string other_account_key(test::test_gateway& gw) {
+    auto& accounts = gw.app->accounts();
+    auto const bob = accounts.sign_up("bob@example.com", "correct horse battery").value();
+    server::auth::new_key_params p;
+    p.name = "bob";
+    return accounts.create_key(bob.id, p).value().key;
+}
+
 /// The fills of the `i`th of some addresses that hold nothing: each read is an upstream call.
 static std::string fills_of(int i) {
     char addr[43];
@@ -384,11 +393,7 @@ TEST_CASE("fair share: an account past its share of alpha's budget gets 429 scop
         c.market_cache_ttl = std::chrono::milliseconds(600'000);
     });
     auto const key_a = gw.create_key();
-    auto& accounts = gw.app->accounts();
-    auto const bob = accounts.sign_up("bob@example.com", "correct horse battery").value();
-    server::auth::new_key_params p;
-    p.name = "bob";
-    auto const key_b = accounts.create_key(bob.id, p).value().key;
+    auto const key_b = other_account_key(gw);
 
     // alpha: 1200 weight per 60 s, a quarter is 300 per account; userFills weighs 20.
     REQUIRE(get(gw, "/v1/perps/alpha/prices", key_b).status == 200); // now cached
@@ -412,8 +417,7 @@ TEST_CASE("fair share: an account past its share of alpha's budget gets 429 scop
     for (int i = 0; i < 5; ++i)
         CHECK(get(gw, fills_of(100 + i), key_b).status == 200);
     // A second key of the same account shares the account's share.
-    p.name = "second";
-    auto const key_a2 = accounts.create_key(*gw.account_id, p).value().key;
+    auto const key_a2 = gw.create_key();
     auto second = get(gw, fills_of(16), key_a2);
     CHECK(second.status == 429);
     // A read answered from cache needs no upstream call and costs no share.
@@ -447,11 +451,7 @@ TEST_CASE("fair share holds on beta and gamma too: past its share one account is
         c.budget_share_percent = 1;
     });
     auto const key_a = gw.create_key();
-    auto& accounts = gw.app->accounts();
-    auto const bob = accounts.sign_up("bob@example.com", "correct horse battery").value();
-    server::auth::new_key_params p;
-    p.name = "bob";
-    auto const key_b = accounts.create_key(bob.id, p).value().key;
+    auto const key_b = other_account_key(gw);
 
     std::optional<test::raw_response> refused;
     for (int i = 0; i < 39 && !refused; ++i) { // within the key's burst of 40

@@ -125,15 +125,6 @@ json::value signed_json(mock_server const& m, std::string const& path,
     return json::parse(r.body);
 }
 
-/// A market's row of a list by its `symbol`.
-json::value const& row(json::value const& list, std::string_view symbol) {
-    for (auto const& x : list.as_array())
-        if (x.at("symbol").as_string() == symbol)
-            return x;
-    FAIL("no row for " << symbol);
-    return list; // not reached
-}
-
 /// alice: USDT 100000 (futures and spot, CONTRACT §10); BTCUSDT long 0.5 @ 60000 (10x cross);
 /// ETHUSDT short 2 @ 3500 (20x isolated); spot USDT 250 more and ASTER 1000; marks pinned at
 /// BTC 65000 and ETH 3400.

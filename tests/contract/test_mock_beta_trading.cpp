@@ -91,14 +91,6 @@ json::value get_signed(mock_server const& m, std::string const& path,
     return ok_json(call(m, http::verb::get, path, params));
 }
 
-json::value const& row(json::value const& list, std::string_view symbol) {
-    for (auto const& x : list.as_array())
-        if (x.at("symbol").as_string() == symbol)
-            return x;
-    FAIL("no row for " << symbol);
-    return list; // not reached
-}
-
 /// alice: futures USDT 100000, spot USDT 1000 and ETH 1; marks BTC 65000, ETH 1500.
 std::unique_ptr<mock_server> start_funded() {
     auto m = mock_server::start({upstream::beta});
@@ -108,14 +100,6 @@ std::unique_ptr<mock_server> start_funded() {
               R"({"address":")" + alice().address +
                   R"(","balances":{"USDT":"100000"},"spotBalances":{"USDT":"1000","ETH":"1"}})");
     return m;
-}
-
-json::value const& row_of_asset(json::value const& list, std::string_view asset) {
-    for (auto const& x : list.as_array())
-        if (x.at("asset").as_string() == asset)
-            return x;
-    FAIL("no balance for " << asset);
-    return list; // not reached
 }
 
 std::string id_of(json::value const& order) {
@@ -538,7 +522,7 @@ TEST_CASE("beta mock control: balances credit the spot balance and, for USDT, th
                                  "/api/v3/order");
     CHECK(spot.at("status") == "NEW");
     auto const account = get_signed(*m, "/api/v3/account");
-    auto const& usdt = row_of_asset(account.at("balances"), "USDT");
+    auto const& usdt = row(account.at("balances"), "USDT", "asset");
     CHECK(dec(usdt.at("free")) == dec_text("99360"));
     CHECK(dec(usdt.at("locked")) == dec_text("640"));
     // And the futures collateral holds the same 100000.

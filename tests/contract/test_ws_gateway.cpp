@@ -217,6 +217,25 @@ void subscribe(ws_client& c, stream::subscription const& s, int id) {
     REQUIRE(ack->at("id").as_int64() == id);
 }
 
+/// Subscribes `c` to alpha BTC trades, stops reading, pushes up to `frames` trades whose ids are
+/// `id_chars` long until the source refuses, then reads again: the close that came.
+auto flood_held_client(ws_stack& stack, ws_client& c, std::size_t id_chars, int frames) {
+    stream::subscription t;
+    t.channel = stream::channel::trades;
+    t.provider = "alpha";
+    t.symbol = "BTC";
+    subscribe(c, t, 1);
+    c.hold(); // stops reading at the next frame
+    trade tr;
+    tr.id = std::string(id_chars, '7');
+    tr.price = decimal::parse("1").value();
+    tr.size = decimal::parse("1").value();
+    for (int i = 0; i < frames && stack.source->push(t, update_of(std::vector<trade>{tr})); ++i) {
+    }
+    c.release();
+    return c.wait_closed();
+}
+
 /// A WebSocket client on a blocking socket that reads only when asked: a client that sends
 /// without reading. Its receive buffer is small, so what the server cannot send stays in the
 /// server's queue rather than in this socket.
@@ -564,20 +583,7 @@ TEST_CASE("ws limits: 101st subscription, subscribe rate, 64 KiB frames, slow co
     SECTION("a client too far behind is closed with 1013") {
         ws_stack stack(50);
         ws_client c(stack.url(), stack.with_key(stack.key()));
-        stream::subscription t;
-        t.channel = stream::channel::trades;
-        t.provider = "alpha";
-        t.symbol = "BTC";
-        subscribe(c, t, 1);
-        c.hold(); // stops reading at the next frame
-        trade tr;
-        tr.id = std::string(8000, '7');
-        tr.price = decimal::parse("1").value();
-        tr.size = decimal::parse("1").value();
-        for (int i = 0; i < 2000 && stack.source->push(t, update_of(std::vector<trade>{tr})); ++i) {
-        }
-        c.release();
-        auto end = c.wait_closed();
+        auto end = flood_held_client(stack, c, 8000, 2000);
         REQUIRE(end);
         CHECK(end->code == 1013);
     }
@@ -632,20 +638,7 @@ TEST_CASE("ws bounds: a session counts its queue in bytes, closed with 1013 past
         o.session.max_queued_bytes = std::size_t{1} << 20;
     });
     ws_client c(stack.url(), stack.with_key(stack.key()));
-    stream::subscription t;
-    t.channel = stream::channel::trades;
-    t.provider = "alpha";
-    t.symbol = "BTC";
-    subscribe(c, t, 1);
-    c.hold();
-    trade tr;
-    tr.id = std::string(60000, '7');
-    tr.price = decimal::parse("1").value();
-    tr.size = decimal::parse("1").value();
-    for (int i = 0; i < 600 && stack.source->push(t, update_of(std::vector<trade>{tr})); ++i) {
-    }
-    c.release();
-    auto end = c.wait_closed();
+    auto end = flood_held_client(stack, c, 60000, 600);
     REQUIRE(end);
     CHECK(end->code == 1013);
     CHECK(end->reason.find("bytes queued") != std::string::npos);

@@ -25,6 +25,16 @@ inline boost::json::value fixture(std::string const& name, std::size_t i = 0) {
     return fixture_document("beta/" + name).at("entries").at(i).at("httpResponse");
 }
 
+/// The row of `list` whose `key` is `value` (a market's by "symbol", a balance's by "asset").
+inline boost::json::value const& row(boost::json::value const& list, std::string_view value,
+                                     std::string_view key = "symbol") {
+    for (auto const& x : list.as_array())
+        if (x.at(key).as_string() == value)
+            return x;
+    FAIL("no row with " << key << " " << value);
+    return list; // not reached
+}
+
 inline decimal dec_text(std::string_view s) {
     auto d = decimal::parse_lenient(s);
     REQUIRE(d);

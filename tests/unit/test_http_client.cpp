@@ -130,6 +130,16 @@ std::vector<fetch_result> send_in_turn(net::url const& base, std::vector<net::ht
     return out;
 }
 
+/// "first" answered the first request and "second" the next, each on a connection of its own.
+void check_own_answers(std::vector<fetch_result> const& r, scripted_peer& peer) {
+    REQUIRE(r.size() == 2);
+    REQUIRE(r[0]);
+    CHECK(r[0]->body() == "first");
+    REQUIRE(r[1]);
+    CHECK(r[1]->body() == "second");
+    CHECK(peer.requests_per_connection() == std::vector<int>{1, 1});
+}
+
 net::http_request get(std::string target) {
     return net::http_request{http::verb::get, std::move(target), 11};
 }
@@ -145,12 +155,7 @@ TEST_CASE("http_client: a peer that answers twice cannot hand its second answer 
         return answer(conn == 0 ? "reused" : "second");
     });
     auto const r = send_in_turn(peer.base(), {get("/a"), get("/b")});
-    REQUIRE(r.size() == 2);
-    REQUIRE(r[0]);
-    CHECK(r[0]->body() == "first");
-    REQUIRE(r[1]);
-    CHECK(r[1]->body() == "second");
-    CHECK(peer.requests_per_connection() == std::vector<int>{1, 1});
+    check_own_answers(r, peer);
 }
 
 TEST_CASE("http_client: bytes that arrive on an idle pooled connection close it",
@@ -166,12 +171,7 @@ TEST_CASE("http_client: bytes that arrive on an idle pooled connection close it"
     auto const r = send_in_turn(peer.base(), {get("/a"), get("/b")}, [&](std::size_t) {
         sent.wait(); // written to loopback: in the client's socket buffer now
     });
-    REQUIRE(r.size() == 2);
-    REQUIRE(r[0]);
-    CHECK(r[0]->body() == "first");
-    REQUIRE(r[1]);
-    CHECK(r[1]->body() == "second");
-    CHECK(peer.requests_per_connection() == std::vector<int>{1, 1});
+    check_own_answers(r, peer);
 }
 
 TEST_CASE("http_client: CR, LF or NUL in a header or the target is refused and nothing is sent",
