@@ -195,6 +195,28 @@ struct alpha_env {
 
     perps_streams& streams() { return *provider->live.streams; }
 
+    /// Reads `user`'s open orders for `account` (the read an orders stream seeds with) until
+    /// the account's share refuses one (429 scope "account"): how many were served.
+    int reads_until_refused(std::int64_t account) {
+        for (int served = 0; served < 100; ++served) {
+            call_context ctx;
+            ctx.now_ms = clock.now_ms();
+            ctx.account = account;
+            auto const who = *address::parse(user); // the coroutine holds a reference to it
+            auto f =
+                asio::co_spawn(ioc, provider->live.perps->open_orders(ctx, who), asio::use_future);
+            auto r = f.get();
+            if (!r) {
+                INFO(r.error().message);
+                CHECK(r.error().code == errc::rate_limited);
+                CHECK(r.error().details.at("scope") == "account");
+                return served;
+            }
+        }
+        FAIL("the account's share never refused a read");
+        return -1;
+    }
+
     /// `check` run on the io threads.
     result<bool> check(stream::subscription const& s) {
         call_context ctx;
@@ -255,12 +277,13 @@ TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes
         CHECK(env.check(sub(c, "BTC")).value());
 
     collector prices, trades, book, candles, orders, fills;
-    auto h1 = env.streams().open(sub(stream::channel::prices), prices.sink());
-    auto h2 = env.streams().open(sub(stream::channel::trades, "BTC"), trades.sink());
-    auto h3 = env.streams().open(sub(stream::channel::orderbook, "BTC"), book.sink());
-    auto h4 = env.streams().open(sub(stream::channel::candles, "BTC"), candles.sink());
-    auto h5 = env.streams().open(sub(stream::channel::orders), orders.sink());
-    auto h6 = env.streams().open(sub(stream::channel::fills), fills.sink());
+    auto h1 = env.streams().open(sub(stream::channel::prices), prices.sink(), std::nullopt);
+    auto h2 = env.streams().open(sub(stream::channel::trades, "BTC"), trades.sink(), std::nullopt);
+    auto h3 = env.streams().open(sub(stream::channel::orderbook, "BTC"), book.sink(), std::nullopt);
+    auto h4 =
+        env.streams().open(sub(stream::channel::candles, "BTC"), candles.sink(), std::nullopt);
+    auto h5 = env.streams().open(sub(stream::channel::orders), orders.sink(), std::nullopt);
+    auto h6 = env.streams().open(sub(stream::channel::fills), fills.sink(), std::nullopt);
 
     // Prices: perps symbols only, as GET .../prices.
     REQUIRE(prices.wait([&](auto const& u) { return last_in<price_map>(u).has_value(); }));
@@ -326,7 +349,7 @@ TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes
             auto s = sub(stream::channel::fills);
             s.address = "0x00000000000000000000000000000000000000" + std::to_string(10 + i);
             REQUIRE(env.check(s).value());
-            held.push_back(env.streams().open(s, sinks[i].sink()));
+            held.push_back(env.streams().open(s, sinks[i].sink(), std::nullopt));
         }
         auto s = sub(stream::channel::orders);
         s.address = "0x0000000000000000000000000000000000000099";
@@ -339,6 +362,25 @@ TEST_CASE("alpha streams over mock-alpha: every channel delivers the REST shapes
     }
 }
 
+TEST_CASE("alpha streams over mock-alpha: an orders stream's REST seed counts against its "
+          "opener's upstream share, a book's against nobody's",
+          "[contract][stream]") {
+    alpha_env env;
+    // What one account may read alone before its share (25% of alpha's budget) refuses.
+    int const alone = env.reads_until_refused(8);
+    REQUIRE(alone > 1);
+    // Account 7 opens an orders stream: the seed is the same open-orders read, and it is 7's.
+    collector orders;
+    auto h = env.streams().open(sub(stream::channel::orders), orders.sink(), 7);
+    REQUIRE(orders.wait([&](auto const& u) { return last_in<std::vector<open_order>>(u); }));
+    CHECK(env.reads_until_refused(7) == alone - 1);
+    // A market-data stream's REST reads are the gateway's own, whoever opened it.
+    collector book;
+    auto hb = env.streams().open(sub(stream::channel::orderbook, "BTC"), book.sink(), 9);
+    REQUIRE(book.wait([&](auto const& u) { return last_in<orderbook>(u).has_value(); }));
+    CHECK(env.reads_until_refused(9) == alone);
+}
+
 TEST_CASE("alpha streams over mock-alpha: a dropped upstream reconnects, resubscribes and "
           "restores, the book afterwards equals the REST book",
           "[contract][stream]") {
@@ -346,8 +388,8 @@ TEST_CASE("alpha streams over mock-alpha: a dropped upstream reconnects, resubsc
     collector book, prices;
     auto s = sub(stream::channel::orderbook, "BTC");
     s.depth = 20;
-    auto h = env.streams().open(s, book.sink());
-    auto hp = env.streams().open(sub(stream::channel::prices), prices.sink());
+    auto h = env.streams().open(s, book.sink(), std::nullopt);
+    auto hp = env.streams().open(sub(stream::channel::prices), prices.sink(), std::nullopt);
     REQUIRE(book.wait([&](auto const& u) { return last_in<orderbook>(u).has_value(); }));
     auto const connects = test::upstream_calls(*env.mock, "ws:connect");
 
@@ -388,7 +430,7 @@ TEST_CASE("alpha streams over mock-alpha: a stalled upstream is stale, then rest
     alpha_env env;
     REQUIRE(alpha::set_stale_after(env.streams(), 700ms));
     collector prices;
-    auto h = env.streams().open(sub(stream::channel::prices), prices.sink());
+    auto h = env.streams().open(sub(stream::channel::prices), prices.sink(), std::nullopt);
     REQUIRE(prices.wait([&](auto const& u) { return last_in<price_map>(u).has_value(); }));
 
     test::mock_post(*env.mock, "/__mock/faults", R"({"wsStall":true})");
@@ -558,12 +600,15 @@ TEST_CASE("beta streams over mock-beta: every channel delivers the REST shapes, 
         CHECK(env.check(beta_sub(c, "BTC")).value());
 
     collector prices, trades, book, candles, orders, fills;
-    auto h1 = env.streams().open(beta_sub(stream::channel::prices), prices.sink());
-    auto h2 = env.streams().open(beta_sub(stream::channel::trades, "BTC"), trades.sink());
-    auto h3 = env.streams().open(beta_sub(stream::channel::orderbook, "BTC"), book.sink());
-    auto h4 = env.streams().open(beta_sub(stream::channel::candles, "BTC"), candles.sink());
-    auto h5 = env.streams().open(beta_sub(stream::channel::orders), orders.sink());
-    auto h6 = env.streams().open(beta_sub(stream::channel::fills), fills.sink());
+    auto h1 = env.streams().open(beta_sub(stream::channel::prices), prices.sink(), std::nullopt);
+    auto h2 =
+        env.streams().open(beta_sub(stream::channel::trades, "BTC"), trades.sink(), std::nullopt);
+    auto h3 =
+        env.streams().open(beta_sub(stream::channel::orderbook, "BTC"), book.sink(), std::nullopt);
+    auto h4 =
+        env.streams().open(beta_sub(stream::channel::candles, "BTC"), candles.sink(), std::nullopt);
+    auto h5 = env.streams().open(beta_sub(stream::channel::orders), orders.sink(), std::nullopt);
+    auto h6 = env.streams().open(beta_sub(stream::channel::fills), fills.sink(), std::nullopt);
 
     // Prices from !markPrice@arr: the perps by base asset, the same keys as REST prices.
     REQUIRE(prices.wait([&](auto const& u) { return last_in<price_map>(u).has_value(); }));
@@ -687,9 +732,9 @@ TEST_CASE("beta streams over mock-beta: a dropped upstream reconnects, resubscri
     collector book, prices, orders;
     auto s = beta_sub(stream::channel::orderbook, "BTC");
     s.depth = 20;
-    auto h = env.streams().open(s, book.sink());
-    auto hp = env.streams().open(beta_sub(stream::channel::prices), prices.sink());
-    auto ho = env.streams().open(beta_sub(stream::channel::orders), orders.sink());
+    auto h = env.streams().open(s, book.sink(), std::nullopt);
+    auto hp = env.streams().open(beta_sub(stream::channel::prices), prices.sink(), std::nullopt);
+    auto ho = env.streams().open(beta_sub(stream::channel::orders), orders.sink(), std::nullopt);
     REQUIRE(book.wait([&](auto const& u) { return last_in<orderbook>(u).has_value(); }));
     REQUIRE(orders.wait([&](auto const& u) { return last_in<std::vector<open_order>>(u); }));
     auto const connects = test::upstream_calls(*env.mock, "ws:connect /stream");
@@ -741,10 +786,10 @@ TEST_CASE("beta streams over mock-beta: a stalled upstream is stale, the book re
     // Above the mock's one-second walk, so only the stall makes the streams silent.
     REQUIRE(beta::set_stale_after(env.streams(), 1500ms));
     collector prices, book;
-    auto h = env.streams().open(beta_sub(stream::channel::prices), prices.sink());
+    auto h = env.streams().open(beta_sub(stream::channel::prices), prices.sink(), std::nullopt);
     auto s = beta_sub(stream::channel::orderbook, "BTC");
     s.depth = 20;
-    auto hb = env.streams().open(s, book.sink());
+    auto hb = env.streams().open(s, book.sink(), std::nullopt);
     REQUIRE(prices.wait([&](auto const& u) { return last_in<price_map>(u).has_value(); }));
     REQUIRE(book.wait([&](auto const& u) { return last_in<orderbook>(u).has_value(); }));
     auto const depth_reads = test::upstream_calls(*env.mock, "GET /fapi/v3/depth");

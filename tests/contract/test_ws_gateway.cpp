@@ -40,9 +40,11 @@ public:
         co_return true;
     }
 
-    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink) override {
+    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink,
+                               std::optional<std::int64_t> account) override {
         std::lock_guard lock(m);
         ++opens;
+        openers[s.key()] = account;
         auto const key = s.key();
         sinks[key] = std::move(sink);
         return std::shared_ptr<void>(nullptr, [this, key](void*) {
@@ -73,6 +75,7 @@ public:
 
     std::mutex m;
     std::map<std::string, stream_sink> sinks;
+    std::map<std::string, std::optional<std::int64_t>> openers; ///< the account that opened each
     int opens = 0;
     int releases = 0;
 };
@@ -748,6 +751,13 @@ TEST_CASE("ws user streams: an account holds at most 2 user-stream slots, STREAM
     ws_client b(stack.url(), stack.with_key(stack.accounts->create_key(other->id, p).value().key));
     subscribe(b, user(orders, 3), 1);
     subscribe(b, user(fills, 4), 2);
+    {
+        // Each upstream subscription was opened for its opener's account: that account pays
+        // its REST seeds (CONTRACT 3).
+        std::lock_guard lock(stack.source->m);
+        CHECK(stack.source->openers.at(user(fills, 1).key()) == stack.account);
+        CHECK(stack.source->openers.at(user(orders, 3).key()) == other->id);
+    }
 
     // A slot given back is free for the account's next address.
     a.send(stream::subscribe_frame(stream::client_frame::op_kind::unsubscribe, user(fills, 2), 5));

@@ -306,9 +306,13 @@ public:
     /**
      * Starts the upstream subscription for `s`; it lasts until the returned handle is
      * destroyed (the last client left), which must not block. Updates go to `sink`: `orderbook`
-     * and `orders` whole on each change, `prices` whole, others as new items.
+     * and `orders` whole on each change, `prices` whole, others as new items. `account` is the
+     * account of the client that opened it: the REST seeds of a user channel (`orders`,
+     * `fills`) count against its upstream share (CONTRACT 3); market data seeds are the
+     * gateway's own.
      */
-    virtual std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink) = 0;
+    virtual std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink,
+                                       std::optional<std::int64_t> account) = 0;
 };
 
 // ---------------------------------------------------------------------------------------------

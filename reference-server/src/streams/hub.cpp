@@ -305,6 +305,7 @@ void stream_hub::tick() {
 
 std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
                                        stream::subscription const& s,
+                                       std::optional<std::int64_t> account,
                                        std::shared_ptr<net::ws_session> const& client) {
     std::string key = (testnet ? "test|" : "live|") + s.key();
     std::shared_ptr<topic> t;
@@ -334,10 +335,13 @@ std::shared_ptr<void> stream_hub::join(perps_streams& source, bool testnet,
     if (status)
         client->send(status);
     if (fresh) {
-        auto handle = source.open(s, [weak = std::weak_ptr<topic>(t)](stream_update const& u) {
-            if (auto live = weak.lock())
-                live->on_update(u);
-        });
+        auto handle = source.open(
+            s,
+            [weak = std::weak_ptr<topic>(t)](stream_update const& u) {
+                if (auto live = weak.lock())
+                    live->on_update(u);
+            },
+            account);
         std::lock_guard lock(t->m);
         t->upstream = std::move(handle);
     }

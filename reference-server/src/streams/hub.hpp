@@ -55,11 +55,13 @@ public:
     stream_hub& operator=(stream_hub const&) = delete;
 
     /**
-     * Adds `client` to the topic (testnet, s), opening it on `source` when it is new; the
-     * client stays a member until the returned token is destroyed. The topic's last snapshot,
+     * Adds `client` to the topic (testnet, s), opening it on `source` for `account` when it is
+     * new (the opener's account pays a user channel's REST seeds); the client stays a member
+     * until the returned token is destroyed. The topic's last snapshot,
      * if any, is queued on `client` at once.
      */
     std::shared_ptr<void> join(perps_streams& source, bool testnet, stream::subscription const& s,
+                               std::optional<std::int64_t> account,
                                std::shared_ptr<net::ws_session> const& client);
 
     hub_stats stats() const;

@@ -301,7 +301,8 @@ ws_endpoint::upgrade(net::request& req, net::tcp::endpoint const& remote,
                 }
                 state->session->send(stream::ack_frame(id, true, sub));
                 // The slot outlives the membership: released after the hub let go.
-                auto membership = hub_.join(*source, state->testnet, sub, state->session);
+                auto membership =
+                    hub_.join(*source, state->testnet, sub, state->caller.account, state->session);
                 state->subs[key] =
                     std::make_shared<std::pair<std::shared_ptr<void>, std::shared_ptr<void>>>(
                         std::move(slot), std::move(membership));

@@ -302,6 +302,8 @@ struct source_env {
     std::shared_ptr<network> n;
     std::shared_ptr<perps_reads> reads;
     std::string name; ///< "alpha", "alpha testnet"
+    /// Whose upstream share the REST seeds spend: the opener's on user channels (CONTRACT 3).
+    std::optional<std::int64_t> account;
 };
 
 void log_drop(source_env const& env, std::string_view what, api_error const& e) {
@@ -450,7 +452,8 @@ private:
     }
 
     asio::awaitable<void> seed() {
-        auto const ctx = stream_context(env_.n->options().testnet, env_.n->time());
+        auto ctx = stream_context(env_.n->options().testnet, env_.n->time());
+        ctx.account = env_.account;
         auto const started = ctx.now_ms;
         auto list = co_await env_.reads->open_orders(ctx, user_);
         if (!list) {
@@ -557,7 +560,8 @@ public:
         co_return true;
     }
 
-    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink) override {
+    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink,
+                               std::optional<std::int64_t> account) override {
         auto const topic = ws::topic_of(s);
         auto const user =
             (s.channel == stream::channel::orders || s.channel == stream::channel::fills)
@@ -565,7 +569,7 @@ public:
                 : std::string();
         auto link = place(topic, s.channel == stream::channel::orders ? user : std::string());
         auto guarded = std::make_shared<streams::guarded_sink>(std::move(sink));
-        source_env env{n_, reads_, options_.name};
+        source_env env{n_, reads_, options_.name, user.empty() ? std::nullopt : account};
         std::shared_ptr<streams::source> src;
         bool must_tick = false;
         switch (s.channel) {

@@ -576,6 +576,8 @@ struct source_env {
     std::string name;
     std::chrono::milliseconds resync_interval{250};
     unsigned book_levels = 100;
+    /// Whose upstream share the REST seeds spend: the opener's on user channels (CONTRACT 3).
+    std::optional<std::int64_t> account;
 };
 
 void log_drop(source_env const& env, std::string_view what, api_error const& e) {
@@ -783,6 +785,7 @@ private:
     asio::awaitable<void> seed() {
         auto ctx = stream_context(*env_.n);
         ctx.now_ms = env_.n->futures().time().now_ms();
+        ctx.account = env_.account;
         auto list = co_await env_.reads->open_orders(ctx, user_);
         if (!list) {
             log_drop(env_, "open orders seed", list.error());
@@ -895,11 +898,19 @@ public:
         co_return true;
     }
 
-    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink) override {
+    std::shared_ptr<void> open(stream::subscription const& s, stream_sink sink,
+                               std::optional<std::int64_t> account) override {
         auto guarded = std::make_shared<streams::guarded_sink>(std::move(sink));
         auto handle = std::make_shared<streams::stream_handle>();
         handle->sink = guarded;
-        source_env env{n_, reads_, options_.name, options_.resync_interval, options_.book_levels};
+        bool const user_channel =
+            s.channel == stream::channel::orders || s.channel == stream::channel::fills;
+        source_env env{n_,
+                       reads_,
+                       options_.name,
+                       options_.resync_interval,
+                       options_.book_levels,
+                       user_channel ? account : std::nullopt};
         auto const key = ws::stream_of(s);
         std::shared_ptr<streams::upstream_link> link;
         std::shared_ptr<streams::source> src;
