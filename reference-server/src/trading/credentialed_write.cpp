@@ -43,7 +43,7 @@ std::string predictions_path(write_target const& t) {
 /// The SIGNATURE_ERROR of an Order signed by someone other than `wallet` (CONTRACT §6.3).
 api_error wrong_signer(write_target const& t, derived_prediction_order const& o,
                        address const& recovered) {
-    std::string const who = recovered.str();
+    std::string const& who = recovered.str();
     std::string const wallet = o.signer.str();
     api_error e = make_error(errc::signature_error,
                              "The signature recovers to " + who + ", not the wallet " + wallet +
